@@ -1,0 +1,162 @@
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include "cli_common.hpp"
+#include "loupe/core/analysis_dir.hpp"
+#include "loupe/core/analysis_runner.hpp"
+#include "loupe/core/plugin_registry.hpp"
+
+namespace loupe::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> split_categories(const std::vector<std::string>& values) {
+  std::vector<std::string> out;
+  for (const auto& value : values) {
+    std::stringstream stream(value);
+    std::string item;
+    while (std::getline(stream, item, ',')) {
+      if (!item.empty()) out.push_back(item);
+    }
+  }
+  return out;
+}
+
+void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir) {
+  std::cout << "Loupe analysis (" << report.scope << ") -> " << output_dir.string() << "\n";
+  for (const auto& plugin : report.plugins) {
+    for (const auto& c : plugin.categories) {
+      std::cout << "  " << c.status << "\t" << c.category << "\t(" << plugin.plugin->name << ")";
+      if (!c.findings_path.empty()) std::cout << "\t" << c.findings_path;
+      if (!c.message.empty()) std::cout << "\n      " << c.message;
+      std::cout << "\n";
+    }
+  }
+  if (!report.unhandled.empty()) {
+    std::cout << "  no plugin for:";
+    for (const auto& u : report.unhandled) std::cout << " " << u;
+    std::cout << "\n";
+  }
+  std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
+}
+
+}  // namespace
+
+int run_analyze(const std::vector<std::string>& args) {
+  po::options_description visible(
+      "Usage: loupe analyze DIR [options]\n\n"
+      "Runs the analyzer plugins over the TraceLens-style analysis directory DIR, in dependency\n"
+      "order, each in its own process. Writes category_data/<cat>_metrics.json,\n"
+      "system_findings/<name>_findings.md, category_findings/<cat>_findings.md and\n"
+      "loupe_run.json into the output directory; every findings file is validated first.\n"
+      "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable input.\n\n"
+      "Options");
+  std::vector<std::string> only;
+  std::vector<std::string> plugin_dirs;
+  visible.add_options()
+      ("help,h", "show this help")
+      ("output,o", po::value<std::string>(), "write outputs here instead of into DIR")
+      ("scope", po::value<std::string>(), "standalone | comparative (default: the manifest's comparison_scope)")
+      ("only", po::value<std::vector<std::string>>(&only)->composing(),
+       "analyze only these categories (comma-separated, repeatable), even if the manifest does not list them")
+      ("plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
+       "search this directory for plugins first (repeatable)")
+      ("compat", po::value<std::string>(), "tracelens: reproduce TraceLens's numbers and quirks exactly")
+      ("workload", po::value<std::string>(), "training | inference (when the manifest does not say)")
+      ("no-isolate", "run plugins inside this process (debugging; a crash stops loupe)")
+      ("plugin-timeout", po::value<double>()->default_value(300.0), "seconds one plugin category may take");
+  add_verbosity_options(visible);
+  po::options_description hidden;
+  hidden.add_options()("dir", po::value<std::string>(), "analysis directory");
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description positional;
+  positional.add("dir", 1);
+
+  po::variables_map vm;
+  if (!parse_arguments(args, all, positional, vm, "analyze")) return kExitUsage;
+  if (vm.count("help") > 0) {
+    std::cout << visible << "\n";
+    return kExitOk;
+  }
+  apply_verbosity(vm);
+  if (vm.count("dir") == 0) {
+    std::cerr << "loupe analyze: missing DIR (the analysis directory)\n";
+    return kExitUsage;
+  }
+  const fs::path dir = vm["dir"].as<std::string>();
+
+  core::AnalyzeOptions options;
+  options.output_dir = vm.count("output") > 0 ? fs::path(vm["output"].as<std::string>()) : dir;
+  if (vm.count("scope") > 0) {
+    options.scope = vm["scope"].as<std::string>();
+    if (options.scope != "standalone" && options.scope != "comparative") {
+      std::cerr << "loupe analyze: --scope must be standalone or comparative\n";
+      return kExitUsage;
+    }
+  }
+  if (vm.count("compat") > 0) {
+    if (vm["compat"].as<std::string>() != "tracelens") {
+      std::cerr << "loupe analyze: --compat accepts only 'tracelens'\n";
+      return kExitUsage;
+    }
+    options.compat_tracelens = true;
+  }
+  if (vm.count("workload") > 0) {
+    options.workload = vm["workload"].as<std::string>();
+    if (options.workload != "training" && options.workload != "inference") {
+      std::cerr << "loupe analyze: --workload must be training or inference\n";
+      return kExitUsage;
+    }
+  }
+  options.only = split_categories(only);
+  options.isolate = vm.count("no-isolate") == 0;
+  const double timeout_s = vm["plugin-timeout"].as<double>();
+  if (!(timeout_s > 0)) {
+    std::cerr << "loupe analyze: --plugin-timeout must be positive\n";
+    return kExitUsage;
+  }
+  options.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
+
+  core::Model model;
+  try {
+    model = core::load_analysis_directory(dir);
+  } catch (const core::InputError& e) {
+    std::cerr << "loupe analyze: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  for (const auto& [name, why] : model.load_errors()) spdlog::warn("cannot load {}", why);
+
+  std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
+  const auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs));
+  for (const auto& r : plugins.rejected) {
+    spdlog::warn("plugin {} rejected: {}", r.path.string(), r.reason);
+  }
+  if (plugins.plugins.empty()) {
+    std::cerr << "loupe analyze: no plugins found (see `loupe plugins`)\n";
+    return kExitUsage;
+  }
+
+  try {
+    std::error_code ec;
+    fs::create_directories(options.output_dir, ec);
+    if (ec) {
+      std::cerr << "loupe analyze: cannot create " << options.output_dir.string() << ": "
+                << ec.message() << "\n";
+      return kExitUsage;
+    }
+    const auto report = core::run_analysis(model, plugins, options);
+    print_summary(report, options.output_dir);
+    return report.any_error() ? kExitFindings : kExitOk;
+  } catch (const core::PlanError& e) {
+    std::cerr << "loupe analyze: " << dir.string() << ": " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace loupe::cli

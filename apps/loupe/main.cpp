@@ -1,0 +1,68 @@
+// loupe: runs analyzer plugins over a TraceLens-style analysis directory and writes validated
+// findings. See `loupe --help`.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli_common.hpp"
+#include "loupe/abi.h"
+#include "loupe/core/version.hpp"
+
+namespace {
+
+constexpr const char* kUsage = R"(Usage: loupe <command> [options]
+
+Turns a TraceLens-style analysis directory (perf_report_csvs/, category_data/, metadata/) into
+validated, prioritized performance findings, using analyzer plugins.
+
+Commands:
+  analyze DIR     run every plugin whose categories DIR's manifest lists; write
+                  category_data/<cat>_metrics.json, system_findings/ and category_findings/
+                  markdown, and loupe_run.json
+  plugins         list the plugins found (and every rejected file with its reason)
+  validate FILE   check a findings markdown file like TraceLens's validator does
+  help            show this text
+
+Options:
+  -h, --help      show help (also `loupe <command> --help`)
+  --version       print the Loupe version and plugin ABI version
+
+Exit codes:
+  0  success (every category OK or NO_DATA; a valid findings file)
+  1  a category ended in ERROR; an invalid findings file
+  2  bad usage, or an input that cannot be read
+
+Plugins are searched in --plugin-dir directories, then $LOUPE_PLUGIN_PATH (':'-separated),
+then <loupe executable>/../lib/loupe/plugins.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> all(argv + 1, argv + argc);
+  if (all.empty()) {
+    std::cerr << kUsage;
+    return loupe::cli::kExitUsage;
+  }
+  const std::string& command = all.front();
+  const std::vector<std::string> rest(all.begin() + 1, all.end());
+  if (command == "-h" || command == "--help" || command == "help") {
+    std::cout << kUsage;
+    return loupe::cli::kExitOk;
+  }
+  if (command == "--version") {
+    std::cout << "loupe " << loupe::core::kLoupeVersion << " (plugin ABI " << LOUPE_ABI_MAJOR
+              << "." << LOUPE_ABI_MINOR << ")\n";
+    return loupe::cli::kExitOk;
+  }
+  try {
+    if (command == "analyze") return loupe::cli::run_analyze(rest);
+    if (command == "plugins") return loupe::cli::run_plugins(rest);
+    if (command == "validate") return loupe::cli::run_validate(rest);
+  } catch (const std::exception& e) {
+    std::cerr << "loupe " << command << ": internal error: " << e.what() << "\n";
+    return loupe::cli::kExitUsage;
+  }
+  std::cerr << "loupe: unknown command '" << command << "'\n\n" << kUsage;
+  return loupe::cli::kExitUsage;
+}

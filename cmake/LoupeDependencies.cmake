@@ -1,0 +1,11 @@
+# Third-party dependencies, all from Debian packages (see scripts/bootstrap.sh).
+find_package(Boost 1.74 REQUIRED COMPONENTS program_options)
+find_package(RapidJSON REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(ZLIB REQUIRED)
+find_package(Threads REQUIRED)
+if(NOT TARGET RapidJSON::RapidJSON)
+  add_library(RapidJSON::RapidJSON INTERFACE IMPORTED)
+  set_target_properties(RapidJSON::RapidJSON PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${RAPIDJSON_INCLUDE_DIRS}")
+endif()

@@ -1,0 +1,66 @@
+// `loupe analyze`: choose the plugins for an analysis directory, run them in dependency order,
+// and write metrics, findings and loupe_run.json.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "loupe/core/model.hpp"
+#include "loupe/core/plugin_registry.hpp"
+
+namespace loupe::core {
+
+// The request cannot be planned (unknown --only category, dependency cycle, no manifest...).
+class PlanError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct AnalyzeOptions {
+  std::filesystem::path output_dir;   // where outputs go (the input directory by default)
+  std::string scope;                  // "standalone" | "comparative" | "" = from the manifest
+  bool compat_tracelens = false;
+  std::string workload;               // "training" | "inference" | "" = unknown
+  std::vector<std::string> only;      // categories forced by --only (empty: the manifest's)
+  bool isolate = true;
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+};
+
+struct CategoryOutcome {
+  std::string category;
+  std::string status;   // OK | NO_DATA | ERROR
+  std::string message;  // why, for ERROR / NO_DATA
+  std::string metrics_path;   // relative to the output directory
+  std::string findings_path;  // relative to the output directory
+  double wall_ms = 0.0;
+};
+
+struct PluginOutcome {
+  const LoadedPlugin* plugin = nullptr;
+  std::vector<CategoryOutcome> categories;
+};
+
+struct AnalyzeReport {
+  std::string scope;
+  std::vector<PluginOutcome> plugins;       // in execution order
+  std::vector<std::string> unhandled;       // manifest categories no plugin handles
+  bool any_error() const;
+};
+
+// The plugins to run, in dependency order, each with the categories it should analyze.
+struct PlannedRun {
+  const LoadedPlugin* plugin = nullptr;
+  std::vector<std::string> categories;
+};
+std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
+                                  const std::vector<std::string>& only,
+                                  std::vector<std::string>& unhandled);
+
+// Runs the plan. Each finished category's metrics become visible to later plugins as model
+// document "category_data/<cat>_metrics.json". Throws PlanError for an impossible request.
+AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const AnalyzeOptions& options);
+
+}  // namespace loupe::core

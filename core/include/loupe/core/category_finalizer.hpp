@@ -1,0 +1,27 @@
+// Turning what a plugin handed back for one category into files: status decision, metrics,
+// rendered and validated findings, atomically written; ERROR documents when anything failed.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "loupe/core/analysis_runner.hpp"
+#include "loupe/core/model.hpp"
+#include "loupe/core/plugin_executor.hpp"
+
+namespace loupe::core {
+
+struct FinalizeOptions {
+  std::filesystem::path output_dir;
+  std::string scope;  // standalone | comparative
+  bool compat_tracelens = false;
+};
+
+// Writes <out>/category_data/<cat>_metrics.json and the findings file, and publishes the
+// metrics to the model for later plugins. Never throws for plugin problems; a failure to write
+// an output file is reported as ERROR too.
+CategoryOutcome finalize_category(Model& model, const LoadedPlugin& plugin,
+                                  const std::string& category, const ExecutionResult& result,
+                                  const FinalizeOptions& options);
+
+}  // namespace loupe::core

@@ -1,0 +1,178 @@
+#include "loupe/core/analysis_runner.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "loupe/core/category_finalizer.hpp"
+#include "loupe/core/plugin_executor.hpp"
+#include "loupe/core/run_record.hpp"
+
+namespace loupe::core {
+
+namespace {
+
+std::vector<std::string> manifest_categories(const Model& model) {
+  const auto* manifest = model.document("category_data/category_manifest.json");
+  if (manifest == nullptr) {
+    std::string why = "no category_data/category_manifest.json";
+    if (const auto* err = model.property("load_error:category_data/category_manifest.json")) {
+      why = *err;
+    }
+    throw PlanError(why + "; name the categories to analyze with --only");
+  }
+  std::vector<std::string> names;
+  const auto it = manifest->FindMember("categories");
+  if (it == manifest->MemberEnd() || !it->value.IsArray()) {
+    throw PlanError("category_data/category_manifest.json has no 'categories' list");
+  }
+  for (const auto& entry : it->value.GetArray()) {
+    const auto name = entry.IsObject() ? entry.FindMember("name") : entry.MemberEnd();
+    if (entry.IsObject() && name != entry.MemberEnd() && name->value.IsString()) {
+      names.emplace_back(name->value.GetString());
+    }
+  }
+  return names;
+}
+
+std::string resolve_scope(const Model& model, const std::string& requested) {
+  if (!requested.empty()) return requested;
+  const auto* manifest = model.document("category_data/category_manifest.json");
+  if (manifest != nullptr && manifest->IsObject()) {
+    const auto it = manifest->FindMember("comparison_scope");
+    if (it != manifest->MemberEnd() && it->value.IsString() &&
+        std::string_view(it->value.GetString()) == "comparative") {
+      return "comparative";
+    }
+  }
+  return "standalone";
+}
+
+int32_t workload_code(const std::string& workload) {
+  if (workload == "training") return LOUPE_WORKLOAD_TRAINING;
+  if (workload == "inference") return LOUPE_WORKLOAD_INFERENCE;
+  return LOUPE_WORKLOAD_UNKNOWN;
+}
+
+}  // namespace
+
+bool AnalyzeReport::any_error() const {
+  for (const auto& p : plugins) {
+    for (const auto& c : p.categories) {
+      if (c.status == "ERROR") return true;
+    }
+  }
+  return false;
+}
+
+std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
+                                  const std::vector<std::string>& only,
+                                  std::vector<std::string>& unhandled) {
+  std::vector<std::string> wanted = only;
+  if (wanted.empty()) {
+    for (const auto& name : manifest_categories(model)) {
+      if (plugins.find_by_category(name) == nullptr) {
+        unhandled.push_back(name);
+      } else {
+        wanted.push_back(name);
+      }
+    }
+  } else {
+    for (const auto& name : wanted) {
+      if (plugins.find_by_category(name) == nullptr) {
+        throw PlanError("no loaded plugin handles category '" + name +
+                        "' (see `loupe plugins`)");
+      }
+    }
+  }
+  const std::set<std::string> wanted_set(wanted.begin(), wanted.end());
+
+  std::vector<PlannedRun> runs;
+  for (const auto& plugin : plugins.plugins) {
+    PlannedRun run{&plugin, {}};
+    for (const auto& category : plugin.categories) {
+      if (wanted_set.count(category) > 0) run.categories.push_back(category);
+    }
+    if (!run.categories.empty()) runs.push_back(std::move(run));
+  }
+
+  // Stable topological order: a plugin runs after the plugins whose categories it reads.
+  std::map<std::string, size_t> producer;  // category -> index in runs
+  for (size_t i = 0; i < runs.size(); ++i) {
+    for (const auto& c : runs[i].categories) producer[c] = i;
+  }
+  std::vector<PlannedRun> ordered;
+  std::vector<bool> done(runs.size(), false);
+  while (ordered.size() < runs.size()) {
+    bool progressed = false;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      if (done[i]) continue;
+      bool ready = true;
+      for (const auto& dep : runs[i].plugin->reads) {
+        const auto it = producer.find(dep);
+        if (it != producer.end() && it->second != i && !done[it->second]) ready = false;
+      }
+      if (ready) {
+        done[i] = true;
+        ordered.push_back(runs[i]);
+        progressed = true;
+      }
+    }
+    if (!progressed) {
+      std::string names;
+      for (size_t i = 0; i < runs.size(); ++i) {
+        if (!done[i]) names += (names.empty() ? "" : ", ") + runs[i].plugin->name;
+      }
+      throw PlanError("plugins read each other's results in a cycle: " + names);
+    }
+  }
+  return ordered;
+}
+
+AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const AnalyzeOptions& options) {
+  AnalyzeReport report;
+  report.scope = resolve_scope(model, options.scope);
+  const auto runs = plan_runs(model, plugins, options.only, report.unhandled);
+  for (const auto& name : report.unhandled) {
+    spdlog::info("no plugin handles category '{}'; skipped", name);
+  }
+
+  ExecutionRequest request;
+  request.scope = report.scope == "comparative" ? LOUPE_SCOPE_COMPARATIVE : LOUPE_SCOPE_STANDALONE;
+  request.compat = options.compat_tracelens ? LOUPE_COMPAT_TRACELENS : LOUPE_COMPAT_NONE;
+  request.workload = workload_code(options.workload);
+
+  const FinalizeOptions finalize{options.output_dir, report.scope, options.compat_tracelens};
+  size_t step = 0;
+  size_t total = 0;
+  for (const auto& run : runs) total += run.categories.size();
+
+  for (const auto& run : runs) {
+    PluginOutcome outcome{run.plugin, {}};
+    for (const auto& category : run.categories) {
+      ++step;
+      spdlog::info("[{}/{}] {}: analyzing {}", step, total, run.plugin->name, category);
+      request.plugin = run.plugin;
+      request.category = category;
+      const ExecutionResult result = options.isolate
+                                         ? execute_isolated(model, request, options.timeout)
+                                         : execute_in_process(model, request);
+      CategoryOutcome done = finalize_category(model, *run.plugin, category, result, finalize);
+      done.wall_ms = result.wall_ms;
+      if (done.status == "ERROR") {
+        spdlog::error("{}: {} ended in ERROR: {}", run.plugin->name, category, done.message);
+      } else {
+        spdlog::info("{}: {} {} in {:.1f} ms", run.plugin->name, category, done.status,
+                     done.wall_ms);
+      }
+      outcome.categories.push_back(std::move(done));
+    }
+    report.plugins.push_back(std::move(outcome));
+  }
+  write_run_record(options.output_dir, model, report, options);
+  return report;
+}
+
+}  // namespace loupe::core

@@ -1,0 +1,140 @@
+// The C++ side of a Loupe plugin: one class and one registration macro.
+//
+//   class MyAnalyzer {
+//    public:
+//     static constexpr const char* name = "my_analyzer";
+//     static constexpr const char* version = "1.0.0";
+//     static constexpr const char* description = "One line saying what it finds";
+//     static constexpr loupe::Tier tier = loupe::Tier::Compute;
+//     static constexpr std::array<const char*, 1> categories{"my_category"};
+//     static constexpr std::array<const char*, 0> reads{};
+//     void analyze(loupe::AnalysisContext& ctx);   // may throw
+//   };
+//   LOUPE_REGISTER_PLUGIN(MyAnalyzer)
+//
+// The macro defines the exported C entry point and noexcept trampolines: an exception escaping
+// analyze() becomes an error report and LOUPE_ERROR, never an unwinding across the ABI.
+#pragma once
+
+#include <array>
+#include <exception>
+#include <string>
+#include <string_view>
+
+#include "loupe/abi.h"
+#include "loupe/findings.hpp"
+#include "loupe/json_value.hpp"
+#include "loupe/model.hpp"
+
+namespace loupe {
+
+enum class Tier { System = LOUPE_TIER_SYSTEM, Compute = LOUPE_TIER_COMPUTE };
+enum class Scope { Standalone, Comparative };
+enum class Compat { None, TraceLens };
+enum class Workload { Unknown, Training, Inference };
+enum class LogLevel { Debug = LOUPE_LOG_DEBUG, Info = LOUPE_LOG_INFO, Warn = LOUPE_LOG_WARN,
+                      Error = LOUPE_LOG_ERROR };
+
+// Everything one analyze() call can see and do.
+class AnalysisContext {
+ public:
+  explicit AnalysisContext(const loupe_analyze_request& request)
+      : request_(request), model_(request.host, request.model) {}
+
+  std::string_view category() const { return request_.category; }
+  Scope scope() const {
+    return request_.scope == LOUPE_SCOPE_COMPARATIVE ? Scope::Comparative : Scope::Standalone;
+  }
+  Compat compat() const {
+    return request_.compat == LOUPE_COMPAT_TRACELENS ? Compat::TraceLens : Compat::None;
+  }
+  bool tracelens_compat() const { return compat() == Compat::TraceLens; }
+  Workload workload() const {
+    switch (request_.workload) {
+      case LOUPE_WORKLOAD_TRAINING: return Workload::Training;
+      case LOUPE_WORKLOAD_INFERENCE: return Workload::Inference;
+      default: return Workload::Unknown;
+    }
+  }
+  const ModelView& model() const { return model_; }
+
+  void log(LogLevel level, const std::string& message) const {
+    request_.host->log(request_.run, static_cast<int32_t>(level), message.c_str());
+  }
+  // Marks the category as failed with this message (the run ends as ERROR).
+  void report_error(const std::string& message) {
+    failed_ = true;
+    request_.host->report_error(request_.run, message.c_str());
+  }
+  bool failed() const { return failed_; }
+
+  // Emits the metrics document, serialized like Python's json.dump(indent=2).
+  void emit_metrics(const Json& metrics) { emit_metrics_text(dump_python_json(metrics, 2)); }
+  void emit_metrics_text(const std::string& json_text) {
+    if (request_.host->emit_metrics(request_.run, json_text.data(), json_text.size()) != LOUPE_OK) {
+      report_error("the host rejected the metrics document");
+    }
+  }
+  void emit_findings(const findings::Document& doc) {
+    const std::string text = dump_python_json(findings::to_json(doc), 2, false);
+    if (request_.host->emit_findings(request_.run, text.data(), text.size()) != LOUPE_OK) {
+      report_error("the host rejected the findings document");
+    }
+  }
+
+ private:
+  const loupe_analyze_request& request_;
+  ModelView model_;
+  bool failed_ = false;
+};
+
+namespace detail {
+
+template <class Analyzer>
+loupe_status analyze_trampoline(const loupe_analyze_request* request) noexcept {
+  if (request == nullptr || request->host == nullptr) return LOUPE_EINVAL;
+  try {
+    AnalysisContext ctx(*request);
+    Analyzer analyzer;
+    analyzer.analyze(ctx);
+    return ctx.failed() ? LOUPE_ERROR : LOUPE_OK;
+  } catch (const std::exception& e) {
+    const std::string message = std::string("unhandled exception in analyzer: ") + e.what();
+    request->host->report_error(request->run, message.c_str());
+  } catch (...) {
+    request->host->report_error(request->run, "unhandled non-standard exception in analyzer");
+  }
+  return LOUPE_ERROR;
+}
+
+template <class Analyzer>
+const loupe_plugin_descriptor* entry(const loupe_host_info* host) noexcept {
+  if (host == nullptr || host->abi_major != LOUPE_ABI_MAJOR) return nullptr;
+  static const loupe_plugin_descriptor descriptor = [] {
+    loupe_plugin_descriptor d{};
+    d.struct_size = sizeof(loupe_plugin_descriptor);
+    d.abi_major = LOUPE_ABI_MAJOR;
+    d.abi_minor = LOUPE_ABI_MINOR;
+    d.required_host_minor = 0;
+    d.name = Analyzer::name;
+    d.version = Analyzer::version;
+    d.description = Analyzer::description;
+    d.tier = static_cast<int32_t>(Analyzer::tier);
+    d.categories = Analyzer::categories.data();
+    d.category_count = Analyzer::categories.size();
+    d.reads = Analyzer::reads.size() == 0 ? nullptr : Analyzer::reads.data();
+    d.read_count = Analyzer::reads.size();
+    d.analyze = &analyze_trampoline<Analyzer>;
+    return d;
+  }();
+  return &descriptor;
+}
+
+}  // namespace detail
+}  // namespace loupe
+
+#define LOUPE_REGISTER_PLUGIN(AnalyzerClass)                                         \
+  extern "C" LOUPE_PLUGIN_EXPORT const loupe_plugin_descriptor* loupe_plugin_entry( \
+      const loupe_host_info* host) noexcept {                                        \
+    return ::loupe::detail::entry<AnalyzerClass>(host);                              \
+  }

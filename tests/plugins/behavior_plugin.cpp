@@ -1,0 +1,145 @@
+// A plugin for framework tests. LOUPE_TEST_BEHAVIOR selects what analyze() does:
+// 0 good system findings, 1 good compute findings, 2 throws, 3 segfaults, 4 hangs,
+// 5 emits findings the renderer must reject, 6 aborts, 7 reports an error,
+// 8 reads another category's metrics (declares reads = {"test_good"}) and echoes a number.
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <stdexcept>
+#include <thread>
+
+#include "loupe/plugin.hpp"
+
+namespace {
+
+using loupe::Json;
+namespace fd = loupe::findings;
+
+fd::Document system_findings(const std::string& category, const std::string& detail) {
+  fd::Document doc;
+  doc.style = fd::Style::System;
+  doc.category = category;
+  doc.title = "Test Findings";
+  doc.sections.push_back({"Overview", {fd::paragraph("One synthetic finding: " + detail + ".")}});
+  fd::Recommendation card;
+  card.title = "Synthetic issue";
+  card.insight = "The synthetic metric is 42.";
+  card.action = "Nothing to do; this is a test.";
+  doc.recommendations.push_back(card);
+  fd::Detail d;
+  d.rank = 1;
+  d.title = "Synthetic issue";
+  d.identification = "Synthetic (source: `test_metrics.json`).";
+  d.data.push_back(fd::table({{"Metric", "Value", "Flagged"}, {{"answer", "42", "true"}}}));
+  d.reasoning = "None.";
+  d.resolution = "None.";
+  doc.details.push_back(d);
+  return doc;
+}
+
+fd::Document compute_findings(const std::string& category) {
+  fd::Document doc;
+  doc.style = fd::Style::Compute;
+  doc.category = category;
+  doc.title = "Test compute findings";
+  fd::Recommendation card;
+  card.title = "Slow op";
+  card.library = "TestLib";
+  card.insight = "op runs at 10% of peak.";
+  card.action = "Tune it.";
+  card.impact = fd::ImpactScores{Json(1.5), Json(2.25), Json(3)};
+  card.impact->text = "impact_score: 2.25";
+  doc.recommendations.push_back(card);
+  fd::Detail d;
+  d.rank = 1;
+  d.title = "Slow op";
+  d.identification = "Low efficiency.";
+  d.data.push_back(fd::table({{"Operation", "Args", "Kernel Path", "Kernel Name", "Time (ms)",
+                                "%E2E", "Count", "FLOPS/Byte", "Efficiency", "Bound"},
+                               {{"aten::op", "(1,2) bf16", "aten::op", "kern", "1.0", "10.0", "1",
+                                 "2.0", "10.00% of 708 TFLOPS", "compute-bound"}}}));
+  d.reasoning = "Low occupancy.";
+  d.resolution = "Tune.";
+  d.estimate = fd::DetailEstimate{Json(1.5), Json(3), {"Low end impact_score: 1.5",
+                                                       "High end impact_score: 3"}};
+  doc.details.push_back(d);
+  return doc;
+}
+
+Json compute_metrics(const std::string& category) {
+  Json m = Json::object();
+  m["category"] = category;
+  m["status"] = "OK";
+  Json op = Json::object();
+  op["name"] = "aten::op";
+  op["args"] = "(1,2) bf16";
+  op["launcher_path"] = "aten::op";
+  op["kernel_name_trunc"] = "kern";
+  Json ops = Json::array();
+  ops.push_back(op);
+  m["operations"] = ops;
+  Json finding = Json::object();
+  finding["rank"] = 1;
+  Json list = Json::array();
+  list.push_back(finding);
+  m["category_findings"] = list;
+  return m;
+}
+
+class BehaviorPlugin {
+ public:
+  static constexpr const char* name = LOUPE_TEST_NAME;
+  static constexpr const char* version = "0.0.1";
+  static constexpr const char* description = "framework test plugin";
+#if LOUPE_TEST_BEHAVIOR == 1
+  static constexpr loupe::Tier tier = loupe::Tier::Compute;
+#else
+  static constexpr loupe::Tier tier = loupe::Tier::System;
+#endif
+  static constexpr std::array<const char*, 1> categories{LOUPE_TEST_CATEGORY};
+#if LOUPE_TEST_BEHAVIOR == 8
+  static constexpr std::array<const char*, 1> reads{"test_good"};
+#else
+  static constexpr std::array<const char*, 0> reads{};
+#endif
+
+  void analyze(loupe::AnalysisContext& ctx) {
+    const std::string category(ctx.category());
+    Json metrics = Json::object();
+    metrics["category"] = category;
+    metrics["status"] = "OK";
+    metrics["answer"] = 42;
+    metrics["compat"] = ctx.tracelens_compat();
+    metrics["scope"] = ctx.scope() == loupe::Scope::Comparative ? "comparative" : "standalone";
+    switch (LOUPE_TEST_BEHAVIOR) {
+      case 1:
+        ctx.emit_metrics(compute_metrics(category));
+        ctx.emit_findings(compute_findings(category));
+        return;
+      case 2: throw std::runtime_error("deliberate failure in test plugin");
+      case 3: std::raise(SIGSEGV); break;
+      case 4: std::this_thread::sleep_for(std::chrono::hours(1)); break;
+      case 5: {
+        auto doc = system_findings(category, "invalid");
+        doc.details.clear();  // one card, no detail block: the renderer must refuse
+        ctx.emit_metrics(metrics);
+        ctx.emit_findings(doc);
+        return;
+      }
+      case 6: std::abort();
+      case 7: ctx.report_error("input file category_data/x.json is missing"); return;
+      case 8: {
+        const auto other = ctx.model().document("category_data/test_good_metrics.json");
+        metrics["read_answer"] = other["answer"].as_int(-1);
+        break;
+      }
+      default: break;
+    }
+    ctx.emit_metrics(metrics);
+    ctx.emit_findings(system_findings(category, "answer 42"));
+  }
+};
+
+}  // namespace
+
+LOUPE_REGISTER_PLUGIN(BehaviorPlugin)
