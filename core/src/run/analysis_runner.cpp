@@ -134,6 +134,10 @@ std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
 AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const AnalyzeOptions& options) {
   AnalyzeReport report;
   report.scope = resolve_scope(model, options.scope);
+  std::error_code ec;
+  model.set_property("output_dir",
+                     std::filesystem::absolute(options.output_dir, ec).lexically_normal().string());
+  model.set_property("scope", report.scope);
   const auto runs = plan_runs(model, plugins, options.only, report.unhandled);
   for (const auto& name : report.unhandled) {
     spdlog::info("no plugin handles category '{}'; skipped", name);

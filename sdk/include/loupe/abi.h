@@ -138,8 +138,9 @@ typedef struct loupe_host_services {
   const char* (*model_table_name)(const loupe_model* model, size_t index);
 
   /* -- model: properties (NUL-terminated strings; NULL when unknown) --
-   * "input_dir" (absolute path of the analysis directory), "platform" (resolved platform name),
-   * "loupe_version". */
+   * "input_dir" (absolute path of the analysis directory), "output_dir" (where this run writes),
+   * "scope" ("standalone" | "comparative"), "platform" (the manifest's platform), and
+   * "load_error:<name>" (why input <name> could not be loaded). */
   const char* (*model_property)(const loupe_model* model, const char* key);
 
   /* -- JSON values -- */

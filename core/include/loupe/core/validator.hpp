@@ -1,0 +1,53 @@
+#pragma once
+// Level-1 findings validator: a native reimplementation of TraceLens's
+// `validate_findings_file` (spec: findings_and_validator.md §2.1, §2.2).
+//
+// ValidationMode::TraceLens reproduces TraceLens exactly, quirks included.
+// ValidationMode::Default differs only by accepting three legitimate forms that
+// TraceLens rejects (spec ); see core/src/validate/default_mode_leniency.hpp
+// and docs/deviations-validator.md.
+//
+// None of these functions throws: infrastructure failures are reported through
+// ValidationResult::io_error.
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loupe::core {
+
+enum class ValidationMode { Default, TraceLens };  // TraceLens = exact parity (--compat tracelens)
+
+// Python's `comparison_scope=None` behaves as Standalone at Level 1.
+enum class FindingsScope { Standalone, Comparative };
+
+struct ValidationResult {
+  bool passed = false;
+  std::vector<std::string> errors;  // ordered exactly like TraceLens
+  // The findings file is unreadable, not UTF-8 or a directory, or the metrics JSON is not an
+  // object / has a malformed `operations` value. `errors` then holds one description.
+  bool io_error = false;
+};
+
+// `tier` is the raw argument string: "compute", "system", "fusion", or anything else
+// (compared case-sensitively, Q-19).
+ValidationResult validate_findings_file(const std::filesystem::path& findings_path,
+                                        std::string_view tier, FindingsScope scope,
+                                        ValidationMode mode);
+
+// Same, with the file content already in memory (raw bytes; newlines are normalized here).
+// `findings_path` still provides the basename used in messages and the derived metrics-JSON
+// path (grandparent/category_data/<stem>_metrics.json).
+ValidationResult validate_findings_text(std::string_view utf8_text,
+                                        const std::filesystem::path& findings_path,
+                                        std::string_view tier, FindingsScope scope,
+                                        ValidationMode mode);
+
+// What the sub-agent CLI snippet prints: "PASS: Findings file is valid\n", or "FAIL:\n"
+// followed by "  - <error>\n" per error.
+std::string format_validation_text(const ValidationResult& result);
+
+// {"passed":bool,"errors":[...]} for --json.
+std::string format_validation_json(const ValidationResult& result);
+
+}  // namespace loupe::core

@@ -1,0 +1,111 @@
+#include "metrics_fixture.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <optional>
+#include <system_error>
+
+#include <rapidjson/document.h>
+
+#include "python_text.hpp"
+
+namespace loupe::core::validate_detail {
+namespace {
+
+constexpr unsigned kParseFlags = rapidjson::kParseNanAndInfFlag |
+                                 rapidjson::kParseFullPrecisionFlag |
+                                 rapidjson::kParseValidateEncodingFlag;
+
+// Python dicts keep the last value of a duplicated key; RapidJSON's FindMember returns the
+// first, so scan all members.
+const rapidjson::Value* last_member(const rapidjson::Value& object, std::string_view key) {
+  const rapidjson::Value* found = nullptr;
+  for (const auto& member : object.GetObject()) {
+    if (std::string_view(member.name.GetString(), member.name.GetStringLength()) == key) {
+      found = &member.value;
+    }
+  }
+  return found;
+}
+
+std::string as_string(const rapidjson::Value& value) {
+  return {value.GetString(), value.GetStringLength()};
+}
+
+std::optional<std::string> read_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    return std::nullopt;
+  }
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) {
+    return std::nullopt;
+  }
+  std::string content((std::istreambuf_iterator<char>(stream)), std::istreambuf_iterator<char>());
+  if (stream.bad()) {
+    return std::nullopt;
+  }
+  return content;
+}
+
+void collect_operation(const rapidjson::Value& operation, MetricsFixture& fixture) {
+  if (const auto* args = last_member(operation, "args"); args != nullptr && args->IsString()) {
+    fixture.args.insert(as_string(*args));
+  }
+  if (const auto* path = last_member(operation, "launcher_path");
+      path != nullptr && path->IsString() && path->GetStringLength() > 0) {
+    fixture.launcher_paths.insert(as_string(*path));
+  }
+  if (const auto* name = last_member(operation, "kernel_name_trunc");
+      name != nullptr && name->IsString() && name->GetStringLength() > 0) {
+    fixture.kernel_names.insert(as_string(*name));
+  }
+}
+
+}  // namespace
+
+std::filesystem::path derive_metrics_path(const std::filesystem::path& findings_path) {
+  const std::string basename = findings_path.filename().string();
+  const std::string stem = replace_all(basename, "_findings.md", "");
+  return findings_path.parent_path().parent_path() / "category_data" / (stem + "_metrics.json");
+}
+
+MetricsFixture load_metrics_fixture(const std::filesystem::path& metrics_path) {
+  MetricsFixture fixture;
+  const auto content = read_file(metrics_path);
+  if (!content) {
+    return fixture;
+  }
+  rapidjson::Document document;
+  document.Parse<kParseFlags>(content->data(), content->size());
+  if (document.HasParseError()) {
+    return fixture;
+  }
+  const std::string name = metrics_path.filename().string();
+  if (!document.IsObject()) {
+    fixture.io_error = name + ": top-level JSON value is not an object";
+    return fixture;
+  }
+  if (const auto* findings = last_member(document, "category_findings");
+      findings != nullptr && findings->IsArray()) {
+    fixture.category_findings_empty = findings->Empty();
+  }
+  const auto* operations = last_member(document, "operations");
+  if (operations == nullptr) {
+    return fixture;
+  }
+  if (!operations->IsArray()) {
+    fixture.io_error = name + ": 'operations' is not a list";
+    return fixture;
+  }
+  for (const auto& operation : operations->GetArray()) {
+    if (!operation.IsObject()) {
+      fixture.io_error = name + ": an entry of 'operations' is not an object";
+      return fixture;
+    }
+    collect_operation(operation, fixture);
+  }
+  return fixture;
+}
+
+}  // namespace loupe::core::validate_detail
