@@ -1,0 +1,93 @@
+// Loading analysis directories into the shared model.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cli_runner.hpp"
+#include "loupe/core/analysis_dir.hpp"
+#include "test_paths.hpp"
+
+namespace fs = std::filesystem;
+using loupe::core::load_analysis_directory;
+
+TEST_CASE("the bundled sample loads documents, tables and arch specs", "[model]") {
+  const auto dir = loupe::test::bundled_data_dir() / "samples" / "mi300_qwen";
+  const auto model = load_analysis_directory(dir);
+  CHECK(model.load_errors().empty());
+
+  const auto* manifest = model.document("category_data/category_manifest.json");
+  REQUIRE(manifest != nullptr);
+  CHECK(std::string((*manifest)["platform"].GetString()) == "MI300X");
+  CHECK((*manifest)["gpu_utilization"]["total_time_ms"].GetDouble() == 33.13133349609375);
+  REQUIRE(model.property("platform") != nullptr);
+  CHECK(*model.property("platform") == "MI300X");
+  CHECK(model.document("category_data/fusion_candidates.json") != nullptr);
+  CHECK(model.document("metadata/gemm_metadata.json") != nullptr);
+
+  const auto* timeline = model.table("perf_report_csvs/gpu_timeline.csv");
+  REQUIRE(timeline != nullptr);
+  REQUIRE(timeline->column_count() == 3);
+  CHECK(timeline->column_name(1) == "time ms");
+  CHECK(timeline->cell(0, 0).text == "computation_time");
+  CHECK(timeline->cell(0, 1).number == 29.74316796875);
+
+  const auto* ups = model.table("perf_report_csvs/unified_perf_summary.csv");
+  REQUIRE(ups != nullptr);
+  CHECK(ups->row_count() == 35);
+
+  const auto* arch = model.document("arch/MI300X.json");
+  REQUIRE(arch != nullptr);
+  CHECK((*arch)["mem_bw_gbps"].GetInt() == 5300);
+  CHECK((*arch)["max_achievable_tflops"]["matrix_bf16"].GetInt() == 708);
+  REQUIRE(model.document("arch/MI325X.json") != nullptr);
+  // A 1-byte CSV (TraceLens's empty DataFrame) is an empty table, not an error.
+  const auto* idle = model.table("category_data/cpu_idle_ops.csv");
+  REQUIRE(idle != nullptr);
+  CHECK(idle->row_count() == 0);
+}
+
+TEST_CASE("a broken input file is recorded with file and reason, the rest still loads",
+          "[model]") {
+  loupe::test::TempDir tmp;
+  loupe::test::write_text(tmp.path() / "category_data" / "category_manifest.json",
+                          R"({"platform": "MI300X", "categories": []})");
+  loupe::test::write_text(tmp.path() / "category_data" / "fusion_candidates.json",
+                          R"({"candidates": [1, 2,)");
+  loupe::test::write_text(tmp.path() / "perf_report_csvs" / "gpu_timeline.csv",
+                          "type,time ms\n\"open,1\n");
+  const auto model = load_analysis_directory(tmp.path());
+  CHECK(model.document("category_data/category_manifest.json") != nullptr);
+  CHECK(model.document("category_data/fusion_candidates.json") == nullptr);
+  const auto* why = model.property("load_error:category_data/fusion_candidates.json");
+  REQUIRE(why != nullptr);
+  CHECK_THAT(*why, Catch::Contains("fusion_candidates.json") && Catch::Contains("byte 21"));
+  const auto* csv_why = model.property("load_error:perf_report_csvs/gpu_timeline.csv");
+  REQUIRE(csv_why != nullptr);
+  CHECK_THAT(*csv_why, Catch::Contains("unterminated"));
+  CHECK(model.load_errors().size() == 2);
+}
+
+TEST_CASE("a missing or non-directory input is an InputError", "[model]") {
+  loupe::test::TempDir tmp;
+  CHECK_THROWS_AS(load_analysis_directory(tmp.path() / "nope"), loupe::core::InputError);
+  loupe::test::write_text(tmp.path() / "file", "x");
+  CHECK_THROWS_AS(load_analysis_directory(tmp.path() / "file"), loupe::core::InputError);
+}
+
+TEST_CASE("every reference directory of the pack loads without errors", "[model][shared]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  size_t dirs = 0;
+  for (const auto& entry : fs::directory_iterator(shared / "data" / "reference")) {
+    if (!entry.is_directory()) continue;
+    ++dirs;
+    INFO(entry.path().string());
+    const auto model = load_analysis_directory(entry.path());
+    CHECK(model.load_errors().empty());
+    const bool comparative = fs::exists(entry.path() / "perf_report_trace1_csvs");
+    const auto* timeline = model.table(comparative ? "perf_report_trace1_csvs/gpu_timeline.csv"
+                                                   : "perf_report_csvs/gpu_timeline.csv");
+    REQUIRE(timeline != nullptr);
+    CHECK(timeline->row_count() >= 5);
+  }
+  CHECK(dirs == 42);  // 39 standalone runs and 3 comparative pairs
+}

@@ -1,0 +1,204 @@
+// `loupe analyze` end to end with purpose-built plugins: isolation of crashes, hangs and
+// exceptions, dependency order, exit codes, atomic outputs and the run record.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cli_runner.hpp"
+#include "loupe/core/model.hpp"
+
+namespace fs = std::filesystem;
+using loupe::test::read_text;
+using loupe::test::run_loupe;
+using loupe::test::TempDir;
+
+namespace {
+
+// An analysis directory whose manifest lists the given categories.
+void write_manifest(const fs::path& dir, const std::vector<std::string>& categories) {
+  std::string list;
+  for (const auto& c : categories) {
+    list += std::string(list.empty() ? "" : ", ") + R"({"name": ")" + c + R"(", "tier": "system"})";
+  }
+  loupe::test::write_text(dir / "category_data" / "category_manifest.json",
+                          R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [)" +
+                              list + "]}");
+}
+
+std::vector<std::string> plugin_dirs(const std::vector<std::string>& cases) {
+  std::vector<std::string> args;
+  for (const auto& c : cases) {
+    args.push_back("--plugin-dir");
+    args.push_back((loupe::test::test_plugin_dir() / c).string());
+  }
+  return args;
+}
+
+std::vector<std::string> analyze_args(const fs::path& in, const fs::path& out,
+                                      const std::vector<std::string>& cases,
+                                      std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"analyze", in.string(), "-o", out.string(), "-q"};
+  const auto dirs = plugin_dirs(cases);
+  args.insert(args.end(), dirs.begin(), dirs.end());
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+const rapidjson::Value& category_record(const rapidjson::Document& run, const std::string& cat) {
+  for (const auto& plugin : run["plugins"].GetArray()) {
+    for (const auto& c : plugin["categories"].GetArray()) {
+      if (cat == c["category"].GetString()) return c;
+    }
+  }
+  FAIL("no record for " << cat);
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("a good plugin's outputs are written and the run succeeds", "[cli]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good"});
+  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good"}));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("OK\ttest_good"));
+  const std::string metrics = read_text(out.path() / "category_data" / "test_good_metrics.json");
+  CHECK_THAT(metrics, Catch::StartsWith("{\n  \"category\": \"test_good\",\n  \"status\": \"OK\",\n"
+                                        "  \"answer\": 42,"));
+  const std::string md = read_text(out.path() / "system_findings" / "test_good_findings.md");
+  CHECK_THAT(md, Catch::Contains("### P1: Synthetic issue"));
+  const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
+  CHECK(std::string((*run)["status"].GetString()) == "OK");
+  CHECK(std::string((*run)["plugins"][0]["name"].GetString()) == "test_good");
+  CHECK(std::string((*run)["plugins"][0]["abi"].GetString()) == "1.0");
+  CHECK(std::string(category_record(*run, "test_good")["status"].GetString()) == "OK");
+  // Inputs are never touched: nothing new appears in the input directory.
+  CHECK_FALSE(fs::exists(in.path() / "loupe_run.json"));
+  CHECK_FALSE(fs::exists(in.path() / "system_findings"));
+}
+
+TEST_CASE("crash, abort, exception, hang and invalid output only fail their own category",
+          "[cli][isolation]") {
+  TempDir in, out;
+  const std::vector<std::string> categories = {"test_good",  "test_segfaults", "test_aborts",
+                                               "test_throws", "test_hangs",    "test_invalid_findings",
+                                               "test_reports_error"};
+  write_manifest(in.path(), categories);
+  const auto r = run_loupe(analyze_args(
+      in.path(), out.path(),
+      {"good", "segfaults", "aborts", "throws", "hangs", "invalid_findings", "reports_error"},
+      {"--plugin-timeout", "1.5"}));
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 1);
+  const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
+  CHECK(std::string(category_record(*run, "test_good")["status"].GetString()) == "OK");
+  const std::vector<std::pair<std::string, std::string>> expected_errors = {
+      {"test_segfaults", "crashed with signal 11"},
+      {"test_aborts", "crashed with signal 6"},
+      {"test_throws", "unhandled exception in analyzer: deliberate failure in test plugin"},
+      {"test_hangs", "timed out after 1.5 s and was killed"},
+      {"test_invalid_findings", "one entry per finding"},
+      {"test_reports_error", "input file category_data/x.json is missing"}};
+  for (const auto& [category, reason] : expected_errors) {
+    INFO(category);
+    const auto& rec = category_record(*run, category);
+    CHECK(std::string(rec["status"].GetString()) == "ERROR");
+    CHECK_THAT(std::string(rec["message"].GetString()), Catch::Contains(reason));
+    const auto metrics = loupe::core::parse_json_document(
+        read_text(out.path() / "category_data" / (category + "_metrics.json")));
+    CHECK(std::string((*metrics)["status"].GetString()) == "ERROR");
+    CHECK_THAT(std::string((*metrics)["error"].GetString()), Catch::Contains(reason));
+    const std::string md = read_text(out.path() / "system_findings" / (category + "_findings.md"));
+    CHECK_THAT(md, Catch::Contains("**Status**: ERROR") && Catch::Contains(reason));
+  }
+  // The ERROR findings files are themselves valid for Loupe's validator.
+  const auto v = run_loupe({"validate", (out.path() / "system_findings" / "test_segfaults_findings.md").string(),
+                            "--tier", "system"});
+  CHECK(v.exit_code == 0);
+}
+
+TEST_CASE("a plugin that reads another category runs after it and sees its metrics", "[cli]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_reader", "test_good"});
+  // The reader is found first in the search path, but must run second.
+  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"reader", "good"}));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto metrics = loupe::core::parse_json_document(
+      read_text(out.path() / "category_data" / "test_reader_metrics.json"));
+  CHECK((*metrics)["read_answer"].GetInt() == 42);
+  const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
+  CHECK(std::string((*run)["plugins"][0]["name"].GetString()) == "test_good");
+  CHECK(std::string((*run)["plugins"][1]["name"].GetString()) == "test_reader");
+}
+
+TEST_CASE("--no-isolate runs in process with the same results", "[cli]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good", "test_throws"});
+  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good", "throws"}, {"--no-isolate"}));
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(read_text(out.path() / "category_data" / "test_throws_metrics.json"),
+             Catch::Contains("deliberate failure"));
+  CHECK_THAT(read_text(out.path() / "category_data" / "test_good_metrics.json"),
+             Catch::Contains("\"answer\": 42"));
+}
+
+TEST_CASE("--only, --compat and --scope reach the plugin", "[cli]") {
+  TempDir in, out;
+  write_manifest(in.path(), {});
+  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good"},
+                                        {"--only", "test_good", "--compat", "tracelens",
+                                         "--scope", "comparative"}));
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string metrics = read_text(out.path() / "category_data" / "test_good_metrics.json");
+  CHECK_THAT(metrics, Catch::Contains("\"compat\": true") &&
+                          Catch::Contains("\"scope\": \"comparative\""));
+}
+
+TEST_CASE("manifest categories without a plugin are reported, not fatal", "[cli]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good", "gemm"});
+  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good"}));
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("no plugin for: gemm"));
+  CHECK_THAT(read_text(out.path() / "loupe_run.json"),
+             Catch::Contains("\"unhandled_categories\": [\n    \"gemm\"\n  ]"));
+}
+
+TEST_CASE("usage and input errors exit 2 with a message naming the problem", "[cli]") {
+  TempDir in, out;
+  auto r = run_loupe(analyze_args(in.path() / "missing", out.path(), {"good"}));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("missing: no such directory"));
+
+  r = run_loupe(analyze_args(in.path(), out.path(), {"good"}));  // no manifest
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("category_manifest.json") && Catch::Contains("--only"));
+
+  write_manifest(in.path(), {"test_good"});
+  r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--only", "nope"}));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no loaded plugin handles category 'nope'"));
+
+  r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--scope", "sideways"}));
+  CHECK(r.exit_code == 2);
+  r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--bogus"}));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("bogus"));
+}
+
+TEST_CASE("a re-run that fails keeps earlier good outputs readable and complete", "[cli]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good"});
+  REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"good"})).exit_code == 0);
+  const std::string before = read_text(out.path() / "system_findings" / "test_good_findings.md");
+  // Second run over the same output dir with a plugin that crashes on another category.
+  write_manifest(in.path(), {"test_segfaults"});
+  REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"segfaults"})).exit_code == 1);
+  CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") == before);
+  for (const auto& entry : fs::recursive_directory_iterator(out.path())) {
+    CHECK_THAT(entry.path().filename().string(), !Catch::Contains(".tmp."));
+  }
+}

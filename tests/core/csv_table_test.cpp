@@ -1,0 +1,56 @@
+// RFC 4180 parsing with typed cells.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "loupe/core/csv_table.hpp"
+
+using loupe::core::CsvCell;
+using loupe::core::parse_csv;
+
+TEST_CASE("csv: quoted fields keep commas, quotes and newlines", "[csv]") {
+  const auto t = parse_csv(
+      "name,args,Kernel Time (\xC2\xB5s)_sum\r\n"
+      "aten::mm,\"((32, 64), (64, 128))\",12.5\r\n"
+      "\"say \"\"hi\"\"\",\"line1\nline2\",\r\n");
+  REQUIRE(t.column_count() == 3);
+  REQUIRE(t.row_count() == 2);
+  CHECK(t.column_name(2) == "Kernel Time (\xC2\xB5s)_sum");
+  CHECK(t.cell(0, 1).text == "((32, 64), (64, 128))");
+  CHECK(t.cell(0, 1).kind == CsvCell::Kind::Text);
+  CHECK(t.cell(0, 2).kind == CsvCell::Kind::Number);
+  CHECK(t.cell(0, 2).number == 12.5);
+  CHECK(t.cell(1, 0).text == "say \"hi\"");
+  CHECK(t.cell(1, 1).text == "line1\nline2");
+  CHECK(t.cell(1, 2).kind == CsvCell::Kind::Empty);
+}
+
+TEST_CASE("csv: numbers parse like Python float()", "[csv]") {
+  const auto t = parse_csv("a,b,c,d,e\n1e-3,nan,-inf,True,007\n");
+  CHECK(t.cell(0, 0).number == 0.001);
+  CHECK(std::isnan(t.cell(0, 1).number));
+  CHECK(t.cell(0, 1).kind == CsvCell::Kind::Number);
+  CHECK(std::isinf(t.cell(0, 2).number));
+  CHECK(t.cell(0, 3).kind == CsvCell::Kind::Text);
+  CHECK(t.cell(0, 4).number == 7.0);
+}
+
+TEST_CASE("csv: BOM, blank lines, short rows, missing final newline", "[csv]") {
+  const auto t = parse_csv("\xEF\xBB\xBFx,y\n\n1\n2,3");
+  REQUIRE(t.column_name(0) == "x");
+  REQUIRE(t.row_count() == 2);
+  CHECK(t.cell(0, 1).kind == CsvCell::Kind::Empty);
+  CHECK(t.cell(1, 1).number == 3.0);
+}
+
+TEST_CASE("csv: an empty file is a table without columns", "[csv]") {
+  CHECK(parse_csv("").column_count() == 0);
+  CHECK(parse_csv("\n").row_count() == 0);
+}
+
+TEST_CASE("csv: malformed input names the line", "[csv]") {
+  CHECK_THROWS_WITH(parse_csv("a,b\n1,\"open\n"), Catch::Contains("unterminated quoted field") &&
+                                                      Catch::Contains("line 2"));
+  CHECK_THROWS_WITH(parse_csv("a,b\n1,2\n1,2,3\n"),
+                    Catch::Contains("line 3") && Catch::Contains("3 fields"));
+}
