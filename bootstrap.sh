@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Loupe bootstrap: installs what is missing (Debian packages), builds, and runs.
+#   ./bootstrap.sh demo   build (release) and analyze the bundled sample directory
+#   ./bootstrap.sh test   build (dev preset) and run the whole test suite
+#   ./bootstrap.sh ci     `test`, then the test suite again under ASan + UBSan
+#   ./bootstrap.sh deps   only install the missing packages
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(cmake ninja-build g++ libboost-dev libboost-program-options-dev rapidjson-dev
+          libspdlog-dev catch2 zlib1g-dev)
+
+install_missing() {
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "bootstrap: installing ${missing[*]}" >&2
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+  cmake --preset "$1" >/dev/null
+  cmake --build --preset "$1"
+}
+
+run_tests() {
+  build "$1"
+  ctest --preset "$1"
+}
+
+case "${1:-}" in
+  deps) install_missing ;;
+  demo)
+    install_missing
+    build release
+    rm -rf out/demo
+    status=0
+    ./build/release/bin/loupe analyze tests/data/samples/mi300_qwen -o out/demo || status=$?
+    echo
+    echo "Findings written under out/demo/:"
+    find out/demo -name '*_findings.md' | sort | sed 's/^/  /'
+    echo "Metrics: out/demo/category_data/*_metrics.json; run record: out/demo/loupe_run.json"
+    exit "$status"
+    ;;
+  test)
+    install_missing
+    run_tests dev
+    ;;
+  ci)
+    install_missing
+    run_tests dev
+    run_tests asan
+    ;;
+  *)
+    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
