@@ -179,3 +179,26 @@ TEST_CASE("formatting of results", "[validator][api]") {
   CHECK(format_validation_json(fail) ==
         "{\"passed\":false,\"errors\":[\"a \\\"quoted\\\" \u2014 error\",\"second\"]}");
 }
+
+// Settled from TraceLens's validation_utils.py (`got {header_cols}`): the F-10 message lists
+// every header cell of the table, not only the first ten.
+TEST_CASE("F-10 lists all header cells, beyond the ten required", "[validator][api]") {
+  const std::string file =
+      "## Recommendations\n### P1: Slow\n**Insight**: i\n**Action**: a\n"
+      "<!-- impact-begin kind=p_item low=1 mid=2 high=3 -->\n**Impact**: impact_score: 2\n"
+      "<!-- impact-end -->\n## Detailed Analysis\n"
+      "<!-- reasoning-candidate tier=compute rank=1 -->\n#### Slow\n**Data:**\n\n"
+      "| Operation | Args | Kernel Name | Kernel Path | Time (ms) | %E2E | Count | FLOPS/Byte | "
+      "Efficiency | Bound | Extra |\n|---|\n"
+      "<!-- impact-begin kind=detail_estimate low=1 high=3 -->\n<!-- impact-end -->\n";
+  const auto result = validate_findings_text(file, "out/category_findings/gemm_findings.md",
+                                             "compute", FindingsScope::Standalone,
+                                             ValidationMode::TraceLens);
+  REQUIRE(result.errors.size() == 1);
+  CHECK(result.errors[0] ==
+        "compute Data table at line 13: header must start with the 10 canonical columns in order "
+        "['Operation', 'Args', 'Kernel Path', 'Kernel Name', 'Time (ms)', '%E2E', 'Count', "
+        "'FLOPS/Byte', 'Efficiency', 'Bound']; got ['Operation', 'Args', 'Kernel Name', "
+        "'Kernel Path', 'Time (ms)', '%E2E', 'Count', 'FLOPS/Byte', 'Efficiency', 'Bound', "
+        "'Extra'] (sub_agent_spec.md § Operations Table Schema)");
+}
