@@ -18,7 +18,7 @@ int run_validate(const std::vector<std::string>& args) {
       ("tier", po::value<std::string>()->required(), "compute | system | fusion (case-sensitive, like TraceLens)")
       ("scope", po::value<std::string>()->default_value("standalone"), "standalone | comparative")
       ("compat", po::value<std::string>(), "tracelens: also reject what TraceLens wrongly rejects")
-      ("json", "print {\"passed\": ..., \"errors\": [...]} instead of text");
+      ("json", R"(print {"passed": ..., "errors": [...]} instead of text)");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::string>(), "findings file");
   po::options_description all;

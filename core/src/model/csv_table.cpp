@@ -133,7 +133,7 @@ CsvTable parse_csv(std::string_view text) {
       cells.push_back(make_cell(c < fields.size() ? std::move(fields[c]) : std::string()));
     }
   }
-  return CsvTable(std::move(header), std::move(cells));
+  return {std::move(header), std::move(cells)};
 }
 
 }  // namespace loupe::core

@@ -202,7 +202,9 @@ void render_sections(std::string& out, const Value& sections, const std::string&
     const std::string heading = required_string(sections[i], "heading", section_where);
     check_free_text(heading, section_where + ".heading", true);
     if (heading == "Recommendations" || heading == "Detailed Analysis") {
-      throw RenderError(section_where + ".heading: '" + heading + "' is reserved");
+      std::string message = section_where;
+      message += ".heading: '" + heading + "' is reserved";
+      throw RenderError(message);
     }
     out += "\n## " + heading + "\n";
     render_blocks(out, required_array(sections[i], "blocks", section_where),

@@ -30,7 +30,7 @@ std::string style_of(const LoadedPlugin& plugin, const std::optional<std::string
     if (!doc.HasParseError() && doc.IsObject()) {
       const auto it = doc.FindMember("style");
       if (it != doc.MemberEnd() && it->value.IsString()) {
-        const std::string style = it->value.GetString();
+        std::string style = it->value.GetString();
         if (style == "compute" || style == "system" || style == "fusion") return style;
       }
     }

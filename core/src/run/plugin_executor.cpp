@@ -1,11 +1,11 @@
 #include "loupe/core/plugin_executor.hpp"
 
 #include <poll.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <optional>

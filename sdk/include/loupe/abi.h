@@ -22,6 +22,8 @@
 #ifndef LOUPE_ABI_H
 #define LOUPE_ABI_H
 
+/* A C header: C++-only modernizations do not apply. */
+/* NOLINTBEGIN(modernize-use-using,modernize-deprecated-headers) */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -211,4 +213,5 @@ typedef const loupe_plugin_descriptor* (*loupe_plugin_entry_fn)(const loupe_host
 } /* extern "C" */
 #endif
 
+/* NOLINTEND(modernize-use-using,modernize-deprecated-headers) */
 #endif /* LOUPE_ABI_H */

@@ -39,8 +39,8 @@ class Json {
   Json(Array a) : value_(std::move(a)) {}
   Json(Object o) : value_(std::move(o)) {}
 
-  static Json object() { return Json(Object{}); }
-  static Json array() { return Json(Array{}); }
+  static Json object() { return {Object{}}; }
+  static Json array() { return {Array{}}; }
 
   bool is_null() const { return std::holds_alternative<std::monostate>(value_); }
   bool is_bool() const { return std::holds_alternative<bool>(value_); }
@@ -167,7 +167,7 @@ inline void dump(std::string& out, const Json& value, int indent, int depth, boo
   const auto newline = [&](int level) {
     if (indent < 0) return;
     out.push_back('\n');
-    out.append(static_cast<size_t>(indent * level), ' ');
+    out.append(static_cast<size_t>(indent) * static_cast<size_t>(level), ' ');
   };
   const char* item_sep = indent < 0 ? ", " : ",";
   if (value.is_null()) {

@@ -37,11 +37,11 @@ inline std::string float_repr(double value) {
   if (exponent >= -4 && exponent < 16) {
     if (exponent < 0) {
       out += "0.";
-      out.append(static_cast<size_t>(-exponent - 1), '0');
+      out.append(static_cast<size_t>(-exponent) - 1, '0');
       out += digits;
     } else if (exponent + 1 >= ndigits) {
       out += digits;
-      out.append(static_cast<size_t>(exponent + 1 - ndigits), '0');
+      out.append(static_cast<size_t>(exponent) + 1 - static_cast<size_t>(ndigits), '0');
       out += ".0";
     } else {
       out += digits.substr(0, static_cast<size_t>(exponent + 1));
