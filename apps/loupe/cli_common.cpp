@@ -8,9 +8,8 @@
 namespace loupe::cli {
 
 void add_verbosity_options(po::options_description& options) {
-  options.add_options()
-      ("verbose,v", "more log output (debug level)")
-      ("quiet,q", "only warnings and errors");
+  options.add_options()("verbose,v", "more log output (debug level)")("quiet,q",
+                                                                      "only warnings and errors");
 }
 
 void apply_verbosity(const po::variables_map& vm) {

@@ -54,22 +54,26 @@ int run_analyze(const std::vector<std::string>& args) {
       "order, each in its own process. Writes category_data/<cat>_metrics.json,\n"
       "system_findings/<name>_findings.md, category_findings/<cat>_findings.md and\n"
       "loupe_run.json into the output directory; every findings file is validated first.\n"
-      "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable input.\n\n"
+      "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable "
+      "input.\n\n"
       "Options");
   std::vector<std::string> only;
   std::vector<std::string> plugin_dirs;
-  visible.add_options()
-      ("help,h", "show this help")
-      ("output,o", po::value<std::string>(), "write outputs here instead of into DIR")
-      ("scope", po::value<std::string>(), "standalone | comparative (default: the manifest's comparison_scope)")
-      ("only", po::value<std::vector<std::string>>(&only)->composing(),
-       "analyze only these categories (comma-separated, repeatable), even if the manifest does not list them")
-      ("plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
-       "search this directory for plugins first (repeatable)")
-      ("compat", po::value<std::string>(), "tracelens: reproduce TraceLens's numbers and quirks exactly")
-      ("workload", po::value<std::string>(), "training | inference (when the manifest does not say)")
-      ("no-isolate", "run plugins inside this process (debugging; a crash stops loupe)")
-      ("plugin-timeout", po::value<double>()->default_value(300.0), "seconds one plugin category may take");
+  visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                    "write outputs here instead of into DIR")(
+      "scope", po::value<std::string>(),
+      "standalone | comparative (default: the manifest's comparison_scope)")(
+      "only", po::value<std::vector<std::string>>(&only)->composing(),
+      "analyze only these categories (comma-separated, repeatable), even if the manifest does not "
+      "list them")("plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
+                   "search this directory for plugins first (repeatable)")(
+      "compat", po::value<std::string>(),
+      "tracelens: reproduce TraceLens's numbers and quirks exactly")(
+      "workload", po::value<std::string>(),
+      "training | inference (when the manifest does not say)")(
+      "no-isolate", "run plugins inside this process (debugging; a crash stops loupe)")(
+      "plugin-timeout", po::value<double>()->default_value(300.0),
+      "seconds one plugin category may take");
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("dir", po::value<std::string>(), "analysis directory");

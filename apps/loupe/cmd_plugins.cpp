@@ -15,11 +15,9 @@ int run_plugins(const std::vector<std::string>& args) {
       "<loupe>/../lib/loupe/plugins) and every file that was rejected, with the reason.\n\n"
       "Options");
   std::vector<std::string> plugin_dirs;
-  visible.add_options()
-      ("help,h", "show this help")
-      ("plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
-       "search this directory first (repeatable)")
-      ("json", "print JSON instead of text");
+  visible.add_options()("help,h", "show this help")(
+      "plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
+      "search this directory first (repeatable)")("json", "print JSON instead of text");
   add_verbosity_options(visible);
   po::variables_map vm;
   if (!parse_arguments(args, visible, {}, vm, "plugins")) return kExitUsage;

@@ -13,12 +13,12 @@ int run_validate(const std::vector<std::string>& args) {
       "error (exit 1). Compute-tier files are checked against\n"
       "<FILE>/../../category_data/<cat>_metrics.json when it exists. Exit 2: unreadable file.\n\n"
       "Options");
-  visible.add_options()
-      ("help,h", "show this help")
-      ("tier", po::value<std::string>()->required(), "compute | system | fusion (case-sensitive, like TraceLens)")
-      ("scope", po::value<std::string>()->default_value("standalone"), "standalone | comparative")
-      ("compat", po::value<std::string>(), "tracelens: also reject what TraceLens wrongly rejects")
-      ("json", R"(print {"passed": ..., "errors": [...]} instead of text)");
+  visible.add_options()("help,h", "show this help")(
+      "tier", po::value<std::string>()->required(),
+      "compute | system | fusion (case-sensitive, like TraceLens)")(
+      "scope", po::value<std::string>()->default_value("standalone"), "standalone | comparative")(
+      "compat", po::value<std::string>(), "tracelens: also reject what TraceLens wrongly rejects")(
+      "json", R"(print {"passed": ..., "errors": [...]} instead of text)");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::string>(), "findings file");
   po::options_description all;

@@ -46,8 +46,7 @@ TEST_CASE("the bundled sample loads documents, tables and arch specs", "[model]"
   CHECK(idle->row_count() == 0);
 }
 
-TEST_CASE("a broken input file is recorded with file and reason, the rest still loads",
-          "[model]") {
+TEST_CASE("a broken input file is recorded with file and reason, the rest still loads", "[model]") {
   loupe::test::TempDir tmp;
   loupe::test::write_text(tmp.path() / "category_data" / "category_manifest.json",
                           R"({"platform": "MI300X", "categories": []})");

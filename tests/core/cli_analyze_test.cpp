@@ -20,9 +20,9 @@ void write_manifest(const fs::path& dir, const std::vector<std::string>& categor
   for (const auto& c : categories) {
     list += std::string(list.empty() ? "" : ", ") + R"({"name": ")" + c + R"(", "tier": "system"})";
   }
-  loupe::test::write_text(dir / "category_data" / "category_manifest.json",
-                          R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [)" +
-                              list + "]}");
+  loupe::test::write_text(
+      dir / "category_data" / "category_manifest.json",
+      R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [)" + list + "]}");
 }
 
 std::vector<std::string> plugin_dirs(const std::vector<std::string>& cases) {
@@ -81,9 +81,9 @@ TEST_CASE("a good plugin's outputs are written and the run succeeds", "[cli]") {
 TEST_CASE("crash, abort, exception, hang and invalid output only fail their own category",
           "[cli][isolation]") {
   TempDir in, out;
-  const std::vector<std::string> categories = {"test_good",  "test_segfaults", "test_aborts",
-                                               "test_throws", "test_hangs",    "test_invalid_findings",
-                                               "test_reports_error"};
+  const std::vector<std::string> categories = {
+      "test_good",  "test_segfaults",        "test_aborts",       "test_throws",
+      "test_hangs", "test_invalid_findings", "test_reports_error"};
   write_manifest(in.path(), categories);
   const auto r = run_loupe(analyze_args(
       in.path(), out.path(),
@@ -113,8 +113,9 @@ TEST_CASE("crash, abort, exception, hang and invalid output only fail their own 
     CHECK_THAT(md, Catch::Contains("**Status**: ERROR") && Catch::Contains(reason));
   }
   // The ERROR findings files are themselves valid for Loupe's validator.
-  const auto v = run_loupe({"validate", (out.path() / "system_findings" / "test_segfaults_findings.md").string(),
-                            "--tier", "system"});
+  const auto v = run_loupe(
+      {"validate", (out.path() / "system_findings" / "test_segfaults_findings.md").string(),
+       "--tier", "system"});
   CHECK(v.exit_code == 0);
 }
 
@@ -136,7 +137,8 @@ TEST_CASE("a plugin that reads another category runs after it and sees its metri
 TEST_CASE("--no-isolate runs in process with the same results", "[cli]") {
   TempDir in, out;
   write_manifest(in.path(), {"test_good", "test_throws"});
-  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good", "throws"}, {"--no-isolate"}));
+  const auto r =
+      run_loupe(analyze_args(in.path(), out.path(), {"good", "throws"}, {"--no-isolate"}));
   CHECK(r.exit_code == 1);
   CHECK_THAT(read_text(out.path() / "category_data" / "test_throws_metrics.json"),
              Catch::Contains("deliberate failure"));
@@ -147,14 +149,14 @@ TEST_CASE("--no-isolate runs in process with the same results", "[cli]") {
 TEST_CASE("--only, --compat and --scope reach the plugin", "[cli]") {
   TempDir in, out;
   write_manifest(in.path(), {});
-  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good"},
-                                        {"--only", "test_good", "--compat", "tracelens",
-                                         "--scope", "comparative"}));
+  const auto r = run_loupe(
+      analyze_args(in.path(), out.path(), {"good"},
+                   {"--only", "test_good", "--compat", "tracelens", "--scope", "comparative"}));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   const std::string metrics = read_text(out.path() / "category_data" / "test_good_metrics.json");
-  CHECK_THAT(metrics, Catch::Contains("\"compat\": true") &&
-                          Catch::Contains("\"scope\": \"comparative\""));
+  CHECK_THAT(metrics,
+             Catch::Contains("\"compat\": true") && Catch::Contains("\"scope\": \"comparative\""));
 }
 
 TEST_CASE("manifest categories without a plugin are reported, not fatal", "[cli]") {

@@ -27,9 +27,9 @@ TEST_CASE("--version and --help", "[cli]") {
 
 TEST_CASE("loupe plugins lists loaded and rejected plugins", "[cli]") {
   const auto dir = loupe::test::test_plugin_dir();
-  const auto r = run_loupe({"plugins", "--plugin-dir", (dir / "good").string(), "--plugin-dir",
-                            (dir / "wrong_abi").string(), "--plugin-dir",
-                            (dir / "duplicate").string()});
+  const auto r =
+      run_loupe({"plugins", "--plugin-dir", (dir / "good").string(), "--plugin-dir",
+                 (dir / "wrong_abi").string(), "--plugin-dir", (dir / "duplicate").string()});
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("test_good 0.0.1  [ABI 1.0, system]  categories: test_good"));
   CHECK_THAT(r.out, Catch::Contains("ABI major 99 does not match host ABI major 1"));
@@ -43,14 +43,15 @@ TEST_CASE("loupe validate prints what the seeds' snippet prints", "[cli]") {
   const auto cases = loupe::test::bundled_data_dir() / "validator_cases";
   loupe::test::TempDir tmp;
   const auto good = tmp.path() / "system_findings" / "multi_kernel_findings.md";
-  loupe::test::write_text(good, loupe::test::read_text(cases / "multi_kernel_system_full_valid.md"));
+  loupe::test::write_text(good,
+                          loupe::test::read_text(cases / "multi_kernel_system_full_valid.md"));
   auto r = run_loupe({"validate", good.string(), "--tier", "system"});
   CHECK(r.exit_code == 0);
   CHECK(r.out == "PASS: Findings file is valid\n");
 
   const auto bad = tmp.path() / "system_findings" / "kernel_fusion_findings.md";
-  loupe::test::write_text(bad,
-                          loupe::test::read_text(cases / "kernel_fusion_no_opportunities_fallback.md"));
+  loupe::test::write_text(
+      bad, loupe::test::read_text(cases / "kernel_fusion_no_opportunities_fallback.md"));
   r = run_loupe({"validate", bad.string(), "--tier", "fusion", "--compat", "tracelens"});
   CHECK(r.exit_code == 1);
   CHECK(r.out ==

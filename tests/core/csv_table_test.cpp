@@ -49,8 +49,8 @@ TEST_CASE("csv: an empty file is a table without columns", "[csv]") {
 }
 
 TEST_CASE("csv: malformed input names the line", "[csv]") {
-  CHECK_THROWS_WITH(parse_csv("a,b\n1,\"open\n"), Catch::Contains("unterminated quoted field") &&
-                                                      Catch::Contains("line 2"));
+  CHECK_THROWS_WITH(parse_csv("a,b\n1,\"open\n"),
+                    Catch::Contains("unterminated quoted field") && Catch::Contains("line 2"));
   CHECK_THROWS_WITH(parse_csv("a,b\n1,2\n1,2,3\n"),
                     Catch::Contains("line 3") && Catch::Contains("3 fields"));
 }

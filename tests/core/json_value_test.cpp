@@ -5,8 +5,8 @@
 
 #include "loupe/json_value.hpp"
 
-using loupe::Json;
 using loupe::dump_python_json;
+using loupe::Json;
 
 TEST_CASE("dump_python_json reproduces json.dumps(indent=2)", "[json]") {
   Json doc = Json::object();

@@ -21,7 +21,8 @@ std::string single_rejection(const std::string& name) {
 }  // namespace
 
 TEST_CASE("a good plugin loads with its descriptor", "[loader]") {
-  const auto set = discover_plugins({case_dir("good"), case_dir("good_compute"), case_dir("reader")});
+  const auto set =
+      discover_plugins({case_dir("good"), case_dir("good_compute"), case_dir("reader")});
   REQUIRE(set.rejected.empty());
   REQUIRE(set.plugins.size() == 3);
   const auto& good = set.plugins[0];
@@ -52,8 +53,9 @@ TEST_CASE("two plugins claiming one category: the second is rejected", "[loader]
   CHECK(set.plugins[0].name == "test_dup_a");
   REQUIRE(set.rejected.size() == 1);
   CHECK(set.rejected[0].path.filename() == "loupe_test_duplicate_b.so");
-  CHECK_THAT(set.rejected[0].reason, Catch::Contains("category 'test_shared' is already claimed by") &&
-                                         Catch::Contains("loupe_test_duplicate_a.so"));
+  CHECK_THAT(set.rejected[0].reason,
+             Catch::Contains("category 'test_shared' is already claimed by") &&
+                 Catch::Contains("loupe_test_duplicate_a.so"));
 }
 
 TEST_CASE("a file that is not a shared library is rejected, others still load", "[loader]") {

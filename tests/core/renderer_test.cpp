@@ -66,19 +66,20 @@ fd::Document compute_doc(bool comparative) {
   d.title = card.title;
   d.identification = "Efficiency below 30%.";
   const std::vector<std::string> standalone_header = {
-      "Operation", "Args", "Kernel Path", "Kernel Name", "Time (ms)", "%E2E",
-      "Count", "FLOPS/Byte", "Efficiency", "Bound"};
+      "Operation", "Args",  "Kernel Path", "Kernel Name", "Time (ms)",
+      "%E2E",      "Count", "FLOPS/Byte",  "Efficiency",  "Bound"};
   const std::vector<std::string> comparative_header = {
-      "Operation", "Args (T1)", "Kernel Path", "Kernel Name", "Trace 1 Time (ms)",
-      "Trace 2 Time (ms)", "Count (T1/T2)", "Difference (ms)", "FLOPS/Byte (T1)", "Bound (T1)"};
-  d.data.push_back(fd::table({comparative ? comparative_header : standalone_header,
-                              {{"aten::convolution", "(1,3,224,224) bf16<br>(64,3,7,7) bf16",
-                                "aten::convolution", "igemm_fwd", "1.2", "3.4", "1", "12.0",
-                                "2.69% of 708 TFLOPS", "compute-bound"}}}));
+      "Operation",         "Args (T1)",         "Kernel Path",   "Kernel Name",
+      "Trace 1 Time (ms)", "Trace 2 Time (ms)", "Count (T1/T2)", "Difference (ms)",
+      "FLOPS/Byte (T1)",   "Bound (T1)"};
+  d.data.push_back(fd::table(
+      {comparative ? comparative_header : standalone_header,
+       {{"aten::convolution", "(1,3,224,224) bf16<br>(64,3,7,7) bf16", "aten::convolution",
+         "igemm_fwd", "1.2", "3.4", "1", "12.0", "2.69% of 708 TFLOPS", "compute-bound"}}}));
   d.reasoning = "Small channel counts leave the matrix units idle.";
   d.resolution = "Use a layout the DNN library has fast kernels for.";
-  d.estimate = fd::DetailEstimate{Json(4.3), Json(5.0),
-                                  {"Low end impact_score: 4.3", "High end impact_score: 5.0"}};
+  d.estimate = fd::DetailEstimate{
+      Json(4.3), Json(5.0), {"Low end impact_score: 4.3", "High end impact_score: 5.0"}};
   doc.details.push_back(d);
   return doc;
 }
@@ -102,11 +103,12 @@ fd::Document fusion_doc() {
   d.identification = "Module launches multiple unfused kernels.";
   d.data.push_back(fd::table({{"Kernel", "Type", "Duration (us)", "Perf model"},
                               {{"rms_kernel", "Elementwise", "12.3", "yes"}}}));
-  d.estimate = fd::DetailEstimate{Json(10.04), Json(13.39),
-                                  {"Low end impact_score: 10.04", "High end impact_score: 13.39"}};
+  d.estimate = fd::DetailEstimate{
+      Json(10.04), Json(13.39), {"Low end impact_score: 10.04", "High end impact_score: 13.39"}};
   doc.details.push_back(d);
   doc.trailing_sections.push_back(
-      {"Impact Summary", {fd::table({{"Pattern", "impact_score"}, {{"Unfused RMSNorm", "11.72"}}})}});
+      {"Impact Summary",
+       {fd::table({{"Pattern", "impact_score"}, {{"Unfused RMSNorm", "11.72"}}})}});
   return doc;
 }
 
@@ -131,7 +133,8 @@ loupe::core::ValidationResult validate(const std::string& markdown, const std::s
 void check_golden(const std::string& markdown, const std::string& name) {
   const fs::path golden = loupe::test::bundled_data_dir() / "render" / name;
   INFO("golden file " << golden.string());
-  if (const char* update = std::getenv("LOUPE_UPDATE_GOLDEN"); update != nullptr && *update == '1') {
+  if (const char* update = std::getenv("LOUPE_UPDATE_GOLDEN");
+      update != nullptr && *update == '1') {
     loupe::test::write_text(golden, markdown);
   }
   REQUIRE(fs::exists(golden));
@@ -168,8 +171,10 @@ TEST_CASE("compute findings render and validate in both scopes", "[render]") {
 TEST_CASE("fusion findings carry the confidence icon and validate", "[render]") {
   const std::string md = render(fusion_doc());
   check_golden(md, "fusion_standalone.md");
-  CHECK_THAT(md, Catch::Contains("### \xF0\x9F\x94\xB4 P1: Unfused RMSNorm (4.789 ms, 49 instances)"));
-  CHECK_THAT(md, Catch::Contains("<!-- impact-begin kind=p_item low=10.04 mid=11.72 high=13.39 -->"));
+  CHECK_THAT(md,
+             Catch::Contains("### \xF0\x9F\x94\xB4 P1: Unfused RMSNorm (4.789 ms, 49 instances)"));
+  CHECK_THAT(md,
+             Catch::Contains("<!-- impact-begin kind=p_item low=10.04 mid=11.72 high=13.39 -->"));
   loupe::test::TempDir tmp;
   const auto r = validate(md, "fusion", "kernel_fusion", FindingsScope::Standalone,
                           ValidationMode::TraceLens, tmp);
@@ -239,7 +244,8 @@ TEST_CASE("the renderer refuses documents that would render into invalid files",
 
 TEST_CASE("marker numbers keep the metrics' int/float spelling", "[render]") {
   auto doc = compute_doc(false);
-  doc.recommendations[0].impact = fd::ImpactScores{Json(2), Json(2.0), Json(1e-05), "impact_score: 2.0"};
+  doc.recommendations[0].impact =
+      fd::ImpactScores{Json(2), Json(2.0), Json(1e-05), "impact_score: 2.0"};
   const std::string md = render(doc);
   CHECK_THAT(md, Catch::Contains("<!-- impact-begin kind=p_item low=2 mid=2.0 high=1e-05 -->"));
 }

@@ -55,13 +55,13 @@ fd::Document compute_findings(const std::string& category) {
   d.title = "Slow op";
   d.identification = "Low efficiency.";
   d.data.push_back(fd::table({{"Operation", "Args", "Kernel Path", "Kernel Name", "Time (ms)",
-                                "%E2E", "Count", "FLOPS/Byte", "Efficiency", "Bound"},
-                               {{"aten::op", "(1,2) bf16", "aten::op", "kern", "1.0", "10.0", "1",
-                                 "2.0", "10.00% of 708 TFLOPS", "compute-bound"}}}));
+                               "%E2E", "Count", "FLOPS/Byte", "Efficiency", "Bound"},
+                              {{"aten::op", "(1,2) bf16", "aten::op", "kern", "1.0", "10.0", "1",
+                                "2.0", "10.00% of 708 TFLOPS", "compute-bound"}}}));
   d.reasoning = "Low occupancy.";
   d.resolution = "Tune.";
-  d.estimate = fd::DetailEstimate{Json(1.5), Json(3), {"Low end impact_score: 1.5",
-                                                       "High end impact_score: 3"}};
+  d.estimate = fd::DetailEstimate{
+      Json(1.5), Json(3), {"Low end impact_score: 1.5", "High end impact_score: 3"}};
   doc.details.push_back(d);
   return doc;
 }
@@ -116,9 +116,14 @@ class BehaviorPlugin {
         ctx.emit_metrics(compute_metrics(category));
         ctx.emit_findings(compute_findings(category));
         return;
-      case 2: throw std::runtime_error("deliberate failure in test plugin");
-      case 3: std::raise(SIGSEGV); break;
-      case 4: std::this_thread::sleep_for(std::chrono::hours(1)); break;
+      case 2:
+        throw std::runtime_error("deliberate failure in test plugin");
+      case 3:
+        std::raise(SIGSEGV);
+        break;
+      case 4:
+        std::this_thread::sleep_for(std::chrono::hours(1));
+        break;
       case 5: {
         auto doc = system_findings(category, "invalid");
         doc.details.clear();  // one card, no detail block: the renderer must refuse
@@ -126,14 +131,18 @@ class BehaviorPlugin {
         ctx.emit_findings(doc);
         return;
       }
-      case 6: std::abort();
-      case 7: ctx.report_error("input file category_data/x.json is missing"); return;
+      case 6:
+        std::abort();
+      case 7:
+        ctx.report_error("input file category_data/x.json is missing");
+        return;
       case 8: {
         const auto other = ctx.model().document("category_data/test_good_metrics.json");
         metrics["read_answer"] = other["answer"].as_int(-1);
         break;
       }
-      default: break;
+      default:
+        break;
     }
     ctx.emit_metrics(metrics);
     ctx.emit_findings(system_findings(category, "answer 42"));

@@ -20,7 +20,7 @@ std::string shared_dir_description();
 }  // namespace loupe::test
 
 // Skips the current test case with a visible message when the reference pack is absent.
-#define LOUPE_REQUIRE_SHARED_OR_SKIP(var)                                                      \
+#define LOUPE_REQUIRE_SHARED_OR_SKIP(var)                                                     \
   const auto var##_opt = ::loupe::test::shared_dir();                                         \
   if (!var##_opt) {                                                                           \
     WARN("SKIPPED: reference pack not found at " << ::loupe::test::shared_dir_description()); \

@@ -27,10 +27,18 @@ void svc_log(loupe_run* run, int32_t level, const char* message) noexcept {
   try {
     const auto& name = RunChannel::from(run)->plugin_name();
     switch (level) {
-      case LOUPE_LOG_DEBUG: spdlog::debug("[{}] {}", name, message); break;
-      case LOUPE_LOG_INFO: spdlog::info("[{}] {}", name, message); break;
-      case LOUPE_LOG_WARN: spdlog::warn("[{}] {}", name, message); break;
-      default: spdlog::error("[{}] {}", name, message); break;
+      case LOUPE_LOG_DEBUG:
+        spdlog::debug("[{}] {}", name, message);
+        break;
+      case LOUPE_LOG_INFO:
+        spdlog::info("[{}] {}", name, message);
+        break;
+      case LOUPE_LOG_WARN:
+        spdlog::warn("[{}] {}", name, message);
+        break;
+      default:
+        spdlog::error("[{}] {}", name, message);
+        break;
     }
   } catch (...) {
   }
@@ -40,7 +48,7 @@ void svc_report_error(loupe_run* run, const char* message) noexcept {
   if (run == nullptr) return;
   try {
     RunChannel::from(run)->output().errors.emplace_back(message == nullptr ? "(no message)"
-                                                                          : message);
+                                                                           : message);
   } catch (...) {
   }
 }

@@ -70,7 +70,8 @@ Model load_analysis_directory(const fs::path& dir) {
   load_json_files(model, dir, "category_data");
   load_json_files(model, dir, "metadata");
   load_csv_files(model, dir, "category_data");
-  for (const char* sub : {"perf_report_csvs", "perf_report_trace1_csvs", "perf_report_trace2_csvs"}) {
+  for (const char* sub :
+       {"perf_report_csvs", "perf_report_trace1_csvs", "perf_report_trace2_csvs"}) {
     load_csv_files(model, dir, sub);
   }
   install_arch_specs(model);

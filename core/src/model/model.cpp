@@ -14,8 +14,7 @@ void insert_sorted(std::vector<std::string>& names, const std::string& name) {
 }
 }  // namespace
 
-void Model::set_document(const std::string& name,
-                         std::shared_ptr<const rapidjson::Document> doc) {
+void Model::set_document(const std::string& name, std::shared_ptr<const rapidjson::Document> doc) {
   documents_[name] = std::move(doc);
   load_errors_.erase(name);
   insert_sorted(document_names_, name);

@@ -27,9 +27,12 @@ const LoadedPlugin* PluginSet::find_by_category(const std::string& category) con
 
 std::string tier_name(int32_t tier) {
   switch (tier) {
-    case LOUPE_TIER_SYSTEM: return "system";
-    case LOUPE_TIER_COMPUTE: return "compute";
-    default: return "unknown(" + std::to_string(tier) + ")";
+    case LOUPE_TIER_SYSTEM:
+      return "system";
+    case LOUPE_TIER_COMPUTE:
+      return "compute";
+    default:
+      return "unknown(" + std::to_string(tier) + ")";
   }
 }
 

@@ -65,7 +65,8 @@ void check_free_text(std::string_view text, const std::string& where, bool one_l
   size_t start = 0;
   while (start <= text.size()) {
     const size_t end = text.find('\n', start);
-    const std::string_view line = text.substr(start, end == std::string_view::npos ? end : end - start);
+    const std::string_view line =
+        text.substr(start, end == std::string_view::npos ? end : end - start);
     if (!line.empty() && line.front() == '#') {
       throw RenderError(where + ": a line must not start with '#'");
     }
@@ -333,8 +334,8 @@ void render_detail(std::string& out, const Value& detail, size_t number, const s
       marker_value(member(*estimate, "high"), estimate_where + ".high")};
   check_null_consistency(values, estimate_where);
   out += "\n**Impact estimate:**\n";
-  out += "<!-- impact-begin kind=detail_estimate low=" + values[0] + " high=" + values[1] +
-         " -->\n";
+  out +=
+      "<!-- impact-begin kind=detail_estimate low=" + values[0] + " high=" + values[1] + " -->\n";
   const Value& bullets = required_array(*estimate, "bullets", estimate_where);
   for (rapidjson::SizeType i = 0; i < bullets.Size(); ++i) {
     const std::string bullet_where = estimate_where + ".bullets[" + std::to_string(i) + "]";
@@ -386,7 +387,8 @@ std::string render_findings(const Value& doc) {
   std::string out = "# " + title + "\n";
   if (status != "OK") {
     out += "\n**Status**: " + status + "\n";
-    if (!message.empty()) out += (status == "ERROR" ? "**Error**: " : "**Reason**: ") + message + "\n";
+    if (!message.empty())
+      out += (status == "ERROR" ? "**Error**: " : "**Reason**: ") + message + "\n";
   }
   render_sections(out, required_array(doc, "sections", ""), "sections");
 
@@ -395,7 +397,8 @@ std::string render_findings(const Value& doc) {
     out += "\nNo recommendations for this category.\n";
   }
   for (rapidjson::SizeType i = 0; i < recommendations.Size(); ++i) {
-    render_card(out, recommendations[i], i + 1, style, "recommendations[" + std::to_string(i) + "]");
+    render_card(out, recommendations[i], i + 1, style,
+                "recommendations[" + std::to_string(i) + "]");
   }
   out += "\n## Detailed Analysis\n";
   if (details.Empty()) {
@@ -413,8 +416,8 @@ std::string render_findings(const Value& doc) {
 
 std::string render_findings_json(std::string_view json_text) {
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag>(
-      json_text.data(), json_text.size());
+  doc.Parse<rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag>(json_text.data(),
+                                                                                 json_text.size());
   if (doc.HasParseError()) {
     throw RenderError("findings document is not valid JSON (byte " +
                       std::to_string(doc.GetErrorOffset()) + ")");

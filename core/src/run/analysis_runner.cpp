@@ -82,8 +82,7 @@ std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
   } else {
     for (const auto& name : wanted) {
       if (plugins.find_by_category(name) == nullptr) {
-        throw PlanError("no loaded plugin handles category '" + name +
-                        "' (see `loupe plugins`)");
+        throw PlanError("no loaded plugin handles category '" + name + "' (see `loupe plugins`)");
       }
     }
   }

@@ -46,8 +46,9 @@ std::string metrics_status(const rapidjson::Document& metrics, std::string& erro
   const std::string status = it->value.GetString();
   if (status == "ERROR") {
     const auto err = metrics.FindMember("error");
-    error_text = err != metrics.MemberEnd() && err->value.IsString() ? err->value.GetString()
-                                                                       : "the analyzer reported ERROR";
+    error_text = err != metrics.MemberEnd() && err->value.IsString()
+                     ? err->value.GetString()
+                     : "the analyzer reported ERROR";
     return "ERROR";
   }
   return status == "NO_DATA" ? "NO_DATA" : "OK";
@@ -172,10 +173,12 @@ CategoryOutcome finalize_category(Model& model, const LoadedPlugin& plugin,
       const std::string findings_rel = findings_relative_path(style, category);
       write_file_atomically(options.output_dir / ("category_data/" + category + "_metrics.json"),
                             metrics_text);
-      auto check = validate_rendered(markdown, options, style, findings_rel, ValidationMode::Default);
+      auto check =
+          validate_rendered(markdown, options, style, findings_rel, ValidationMode::Default);
       if (check.passed && options.compat_tracelens && status == "OK" &&
           markdown.find("kind=p_item") != std::string::npos) {
-        check = validate_rendered(markdown, options, style, findings_rel, ValidationMode::TraceLens);
+        check =
+            validate_rendered(markdown, options, style, findings_rel, ValidationMode::TraceLens);
       }
       if (!check.passed) {
         failure = "rendered findings failed validation: " + join(check.errors, "; ");
@@ -187,7 +190,8 @@ CategoryOutcome finalize_category(Model& model, const LoadedPlugin& plugin,
         if (status == "NO_DATA") {
           const auto doc = parse_json_document(*result.output.findings_json);
           const auto it = doc->FindMember("message");
-          if (it != doc->MemberEnd() && it->value.IsString()) outcome.message = it->value.GetString();
+          if (it != doc->MemberEnd() && it->value.IsString())
+            outcome.message = it->value.GetString();
         }
         return outcome;
       }

@@ -22,7 +22,8 @@ double elapsed_ms(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-loupe_status call_analyze(const Model& model, const ExecutionRequest& request, RunChannel& channel) {
+loupe_status call_analyze(const Model& model, const ExecutionRequest& request,
+                          RunChannel& channel) {
   loupe_analyze_request r{};
   r.struct_size = sizeof(r);
   r.host = &host_services();
@@ -71,11 +72,20 @@ bool decode(std::string_view wire, loupe_status& status, RunOutput& out) {
         status = static_cast<loupe_status>(std::stol(payload));
         has_status = true;
         break;
-      case 'M': out.metrics_json = payload; break;
-      case 'F': out.findings_json = payload; break;
-      case 'E': out.errors.push_back(payload); break;
-      case 'Z': ended = true; break;
-      default: return false;
+      case 'M':
+        out.metrics_json = payload;
+        break;
+      case 'F':
+        out.findings_json = payload;
+        break;
+      case 'E':
+        out.errors.push_back(payload);
+        break;
+      case 'Z':
+        ended = true;
+        break;
+      default:
+        return false;
     }
   }
   return ended && has_status;

@@ -25,8 +25,8 @@ class TempFile {
     std::string pattern = path_.string();
     fd_ = ::mkstemp(pattern.data());
     if (fd_ < 0) {
-      throw std::runtime_error("cannot create a temporary file next to " + target.string() +
-                               ": " + errno_text());
+      throw std::runtime_error("cannot create a temporary file next to " + target.string() + ": " +
+                               errno_text());
     }
     path_ = pattern;
   }
@@ -41,7 +41,8 @@ class TempFile {
   void close_checked() {
     const int fd = fd_;
     fd_ = -1;
-    if (::close(fd) != 0) throw std::runtime_error("cannot close " + path_.string() + ": " + errno_text());
+    if (::close(fd) != 0)
+      throw std::runtime_error("cannot close " + path_.string() + ": " + errno_text());
   }
   void mark_committed() { committed_ = true; }
 
@@ -76,8 +77,8 @@ void write_file_atomically(const fs::path& path, std::string_view bytes) {
   }
   temp.close_checked();
   if (::rename(temp.path().c_str(), path.c_str()) != 0) {
-    throw std::runtime_error("cannot move the new " + path.string() + " into place: " +
-                             errno_text());
+    throw std::runtime_error("cannot move the new " + path.string() +
+                             " into place: " + errno_text());
   }
   temp.mark_committed();
 }

@@ -34,8 +34,9 @@ class HelloIdle {
     metrics["category"] = "hello_idle";
     if (!utilization.is_object() || !(idle >= 0.0)) {
       // Bad input: say which file and what is wrong; the host writes the ERROR outputs.
-      ctx.report_error("category_data/category_manifest.json: no numeric "
-                       "gpu_utilization.idle_time_percent");
+      ctx.report_error(
+          "category_data/category_manifest.json: no numeric "
+          "gpu_utilization.idle_time_percent");
       return;
     }
     metrics["status"] = "OK";
@@ -47,9 +48,9 @@ class HelloIdle {
     doc.style = fd::Style::System;
     doc.category = "hello_idle";
     doc.title = "GPU Idle Time";
-    doc.sections.push_back(
-        {"Overview", {fd::paragraph("The GPU was idle for " + percent(idle) + " of the " +
-                                    std::to_string(total_ms) + " ms profiled.")}});
+    doc.sections.push_back({"Overview",
+                            {fd::paragraph("The GPU was idle for " + percent(idle) + " of the " +
+                                           std::to_string(total_ms) + " ms profiled.")}});
     if (idle > 15.0) {
       fd::Recommendation card;
       card.title = "GPU idle for " + percent(idle) + " of the trace";

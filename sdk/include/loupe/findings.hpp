@@ -20,17 +20,23 @@ enum class Style { Compute, System, Fusion };
 
 inline const char* to_string(Status s) {
   switch (s) {
-    case Status::Ok: return "OK";
-    case Status::NoData: return "NO_DATA";
-    case Status::Error: return "ERROR";
+    case Status::Ok:
+      return "OK";
+    case Status::NoData:
+      return "NO_DATA";
+    case Status::Error:
+      return "ERROR";
   }
   return "ERROR";
 }
 inline const char* to_string(Style s) {
   switch (s) {
-    case Style::Compute: return "compute";
-    case Style::System: return "system";
-    case Style::Fusion: return "fusion";
+    case Style::Compute:
+      return "compute";
+    case Style::System:
+      return "system";
+    case Style::Fusion:
+      return "fusion";
   }
   return "system";
 }
@@ -107,7 +113,7 @@ inline Json table(Table t) {
 }
 
 struct Section {
-  std::string heading;      // rendered "## heading"
+  std::string heading;       // rendered "## heading"
   std::vector<Json> blocks;  // paragraph / quote / heading / bullets / numbered / table
 };
 
@@ -122,18 +128,18 @@ struct ImpactScores {
 };
 
 struct Confidence {
-  std::string level;   // High | Medium | Low
+  std::string level;  // High | Medium | Low
   std::string reason;
 };
 
 struct Recommendation {
-  std::string title;                  // without "P<N>:"; fusion titles carry "(x ms, n instances)"
-  std::optional<std::string> library; // compute tier: rendered " (<Library>)"
+  std::string title;                   // without "P<N>:"; fusion titles carry "(x ms, n instances)"
+  std::optional<std::string> library;  // compute tier: rendered " (<Library>)"
   std::string insight;
   std::string action;
-  std::optional<ImpactScores> impact; // nullopt: null markers, "Not quantifiable from trace data"
-  std::optional<std::string> warning; // rendered after the impact block as a quoted warning
-  std::optional<Confidence> confidence; // fusion: decides the heading icon
+  std::optional<ImpactScores> impact;  // nullopt: null markers, "Not quantifiable from trace data"
+  std::optional<std::string> warning;  // rendered after the impact block as a quoted warning
+  std::optional<Confidence> confidence;  // fusion: decides the heading icon
 };
 
 struct DetailEstimate {

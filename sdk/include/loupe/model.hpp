@@ -28,14 +28,22 @@ class JsonView {
   Kind kind() const {
     if (value_ == nullptr) return Kind::Absent;
     switch (host_->json_kind(value_)) {
-      case LOUPE_JSON_NULL: return Kind::Null;
-      case LOUPE_JSON_FALSE: return Kind::False;
-      case LOUPE_JSON_TRUE: return Kind::True;
-      case LOUPE_JSON_INT: return Kind::Int;
-      case LOUPE_JSON_DOUBLE: return Kind::Double;
-      case LOUPE_JSON_STRING: return Kind::String;
-      case LOUPE_JSON_ARRAY: return Kind::Array;
-      default: return Kind::Object;
+      case LOUPE_JSON_NULL:
+        return Kind::Null;
+      case LOUPE_JSON_FALSE:
+        return Kind::False;
+      case LOUPE_JSON_TRUE:
+        return Kind::True;
+      case LOUPE_JSON_INT:
+        return Kind::Int;
+      case LOUPE_JSON_DOUBLE:
+        return Kind::Double;
+      case LOUPE_JSON_STRING:
+        return Kind::String;
+      case LOUPE_JSON_ARRAY:
+        return Kind::Array;
+      default:
+        return Kind::Object;
     }
   }
   bool is_null() const { return kind() == Kind::Null; }
@@ -82,12 +90,18 @@ class JsonView {
   Json to_json() const {
     switch (kind()) {
       case Kind::Absent:
-      case Kind::Null: return Json();
-      case Kind::False: return Json(false);
-      case Kind::True: return Json(true);
-      case Kind::Int: return Json(as_int());
-      case Kind::Double: return Json(as_double());
-      case Kind::String: return Json(as_string());
+      case Kind::Null:
+        return Json();
+      case Kind::False:
+        return Json(false);
+      case Kind::True:
+        return Json(true);
+      case Kind::Int:
+        return Json(as_int());
+      case Kind::Double:
+        return Json(as_double());
+      case Kind::String:
+        return Json(as_string());
       case Kind::Array: {
         Json out = Json::array();
         for (size_t i = 0; i < size(); ++i) out.push_back(at(i).to_json());
@@ -95,7 +109,8 @@ class JsonView {
       }
       case Kind::Object: {
         Json out = Json::object();
-        for (size_t i = 0; i < size(); ++i) out.as_object().emplace_back(key_at(i), at(i).to_json());
+        for (size_t i = 0; i < size(); ++i)
+          out.as_object().emplace_back(key_at(i), at(i).to_json());
         return out;
       }
     }
@@ -124,7 +139,8 @@ class TableView {
   static constexpr size_t npos = static_cast<size_t>(-1);
 
   TableView() = default;
-  TableView(const loupe_host_services* host, const loupe_table* table) : host_(host), table_(table) {}
+  TableView(const loupe_host_services* host, const loupe_table* table)
+      : host_(host), table_(table) {}
 
   bool present() const { return table_ != nullptr; }
   explicit operator bool() const { return present(); }
@@ -168,7 +184,8 @@ class TableView {
 // The whole model: documents and tables by name, plus a few properties.
 class ModelView {
  public:
-  ModelView(const loupe_host_services* host, const loupe_model* model) : host_(host), model_(model) {}
+  ModelView(const loupe_host_services* host, const loupe_model* model)
+      : host_(host), model_(model) {}
 
   JsonView document(std::string_view name) const {
     const std::string key(name);

@@ -32,8 +32,12 @@ enum class Tier { System = LOUPE_TIER_SYSTEM, Compute = LOUPE_TIER_COMPUTE };
 enum class Scope { Standalone, Comparative };
 enum class Compat { None, TraceLens };
 enum class Workload { Unknown, Training, Inference };
-enum class LogLevel { Debug = LOUPE_LOG_DEBUG, Info = LOUPE_LOG_INFO, Warn = LOUPE_LOG_WARN,
-                      Error = LOUPE_LOG_ERROR };
+enum class LogLevel {
+  Debug = LOUPE_LOG_DEBUG,
+  Info = LOUPE_LOG_INFO,
+  Warn = LOUPE_LOG_WARN,
+  Error = LOUPE_LOG_ERROR
+};
 
 // Everything one analyze() call can see and do.
 class AnalysisContext {
@@ -51,9 +55,12 @@ class AnalysisContext {
   bool tracelens_compat() const { return compat() == Compat::TraceLens; }
   Workload workload() const {
     switch (request_.workload) {
-      case LOUPE_WORKLOAD_TRAINING: return Workload::Training;
-      case LOUPE_WORKLOAD_INFERENCE: return Workload::Inference;
-      default: return Workload::Unknown;
+      case LOUPE_WORKLOAD_TRAINING:
+        return Workload::Training;
+      case LOUPE_WORKLOAD_INFERENCE:
+        return Workload::Inference;
+      default:
+        return Workload::Unknown;
     }
   }
   const ModelView& model() const { return model_; }
@@ -133,8 +140,8 @@ const loupe_plugin_descriptor* entry(const loupe_host_info* host) noexcept {
 }  // namespace detail
 }  // namespace loupe
 
-#define LOUPE_REGISTER_PLUGIN(AnalyzerClass)                                         \
+#define LOUPE_REGISTER_PLUGIN(AnalyzerClass)                                        \
   extern "C" LOUPE_PLUGIN_EXPORT const loupe_plugin_descriptor* loupe_plugin_entry( \
-      const loupe_host_info* host) noexcept {                                        \
-    return ::loupe::detail::entry<AnalyzerClass>(host);                              \
+      const loupe_host_info* host) noexcept {                                       \
+    return ::loupe::detail::entry<AnalyzerClass>(host);                             \
   }

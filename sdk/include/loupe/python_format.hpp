@@ -20,8 +20,8 @@ inline std::string float_repr(double value) {
   if (value == 0.0) return std::signbit(value) ? "-0.0" : "0.0";
 
   std::array<char, 64> buf{};
-  const auto result = std::to_chars(buf.data(), buf.data() + buf.size(), value,
-                                    std::chars_format::scientific);
+  const auto result =
+      std::to_chars(buf.data(), buf.data() + buf.size(), value, std::chars_format::scientific);
   const std::string_view sci(buf.data(), static_cast<size_t>(result.ptr - buf.data()));
   // sci looks like "-d.ddde+XX" or "de-XX".
   const bool negative = sci.front() == '-';

@@ -20,19 +20,19 @@ class PlanError : public std::runtime_error {
 };
 
 struct AnalyzeOptions {
-  std::filesystem::path output_dir;   // where outputs go (the input directory by default)
-  std::string scope;                  // "standalone" | "comparative" | "" = from the manifest
+  std::filesystem::path output_dir;  // where outputs go (the input directory by default)
+  std::string scope;                 // "standalone" | "comparative" | "" = from the manifest
   bool compat_tracelens = false;
-  std::string workload;               // "training" | "inference" | "" = unknown
-  std::vector<std::string> only;      // categories forced by --only (empty: the manifest's)
+  std::string workload;           // "training" | "inference" | "" = unknown
+  std::vector<std::string> only;  // categories forced by --only (empty: the manifest's)
   bool isolate = true;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
 };
 
 struct CategoryOutcome {
   std::string category;
-  std::string status;   // OK | NO_DATA | ERROR
-  std::string message;  // why, for ERROR / NO_DATA
+  std::string status;         // OK | NO_DATA | ERROR
+  std::string message;        // why, for ERROR / NO_DATA
   std::string metrics_path;   // relative to the output directory
   std::string findings_path;  // relative to the output directory
   double wall_ms = 0.0;
@@ -45,8 +45,8 @@ struct PluginOutcome {
 
 struct AnalyzeReport {
   std::string scope;
-  std::vector<PluginOutcome> plugins;       // in execution order
-  std::vector<std::string> unhandled;       // manifest categories no plugin handles
+  std::vector<PluginOutcome> plugins;  // in execution order
+  std::vector<std::string> unhandled;  // manifest categories no plugin handles
   bool any_error() const;
 };
 
