@@ -1,0 +1,94 @@
+// The multi-kernel analyzer plugin: moves the host model into AnalysisInputs, runs the
+// analysis, and emits the metrics and findings documents.
+#include <string>
+
+#include "analysis.hpp"
+#include "loupe/plugin.hpp"
+
+namespace {
+
+namespace mk = loupe::multi_kernel;
+
+constexpr const char* kTimelineFiles[] = {"perf_report_csvs/gpu_timeline.csv",
+                                          "perf_report_trace1_csvs/gpu_timeline.csv"};
+
+// The host's load error ("<absolute path>: <problem>") without the path: callers prefix
+// the model name of the file themselves.
+std::string load_error(const loupe::ModelView& model, const std::string& name) {
+  std::string text = model.property("load_error:" + name).value_or("");
+  const std::string base = name.substr(name.rfind('/') + 1) + ": ";
+  if (const size_t at = text.find(base); at != std::string::npos) text.erase(0, at + base.size());
+  return text;
+}
+
+mk::RawTable copy_table(const loupe::TableView& table) {
+  mk::RawTable raw;
+  for (size_t c = 0; c < table.columns(); ++c) raw.columns.emplace_back(table.column_name(c));
+  for (size_t r = 0; r < table.rows(); ++r) {
+    std::vector<std::string> row;
+    for (size_t c = 0; c < table.columns(); ++c) row.emplace_back(table.cell(r, c).text);
+    raw.rows.push_back(std::move(row));
+  }
+  return raw;
+}
+
+mk::AnalysisInputs read_inputs(const loupe::ModelView& model) {
+  mk::AnalysisInputs inputs;
+  if (const auto data = model.document(mk::kDataFile)) {
+    inputs.data = data.to_json();
+  } else {
+    inputs.data_load_error = load_error(model, mk::kDataFile);
+  }
+  if (const auto manifest = model.document(mk::kManifestFile)) {
+    inputs.manifest = manifest.to_json();
+  } else {
+    inputs.manifest_load_error = load_error(model, mk::kManifestFile);
+  }
+  for (const char* file : kTimelineFiles) {
+    if (const auto table = model.table(file)) {
+      inputs.tables.emplace(file, copy_table(table));
+    } else if (auto err = load_error(model, file); !err.empty()) {
+      inputs.table_load_errors.emplace(file, std::move(err));
+    }
+  }
+  return inputs;
+}
+
+std::string workload_name(loupe::Workload workload) {
+  switch (workload) {
+    case loupe::Workload::Training:
+      return "training";
+    case loupe::Workload::Inference:
+      return "inference";
+    default:
+      return "";
+  }
+}
+
+class MultiKernelAnalyzer {
+ public:
+  static constexpr const char* name = "multi_kernel";
+  static constexpr const char* version = "1.0.0";
+  static constexpr const char* description =
+      "Memory copies, communication blocking compute, and compute/communication overlap";
+  static constexpr loupe::Tier tier = loupe::Tier::System;
+  static constexpr std::array<const char*, 1> categories{"multi_kernel"};
+  static constexpr std::array<const char*, 0> reads{};
+
+  void analyze(loupe::AnalysisContext& ctx) {
+    mk::AnalysisOptions options;
+    options.compat = ctx.tracelens_compat();
+    options.scope = ctx.scope() == loupe::Scope::Comparative ? "comparative" : "standalone";
+    options.workload = workload_name(ctx.workload());
+    const mk::AnalysisOutput out = mk::run_analysis(read_inputs(ctx.model()), options);
+    if (out.findings.status == loupe::findings::Status::Error) {
+      ctx.log(loupe::LogLevel::Error, out.findings.message);
+    }
+    ctx.emit_metrics(out.metrics);
+    ctx.emit_findings(out.findings);
+  }
+};
+
+}  // namespace
+
+LOUPE_REGISTER_PLUGIN(MultiKernelAnalyzer)
