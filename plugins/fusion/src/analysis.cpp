@@ -1,0 +1,129 @@
+#include "analysis.hpp"
+
+#include <algorithm>
+
+#include "filter.hpp"
+#include "findings_builder.hpp"
+#include "metrics.hpp"
+#include "selection.hpp"
+
+namespace loupe::fusion {
+
+namespace {
+
+AnalysisResult error_result(const std::string& message, bool comparative) {
+  AnalysisResult r;
+  r.error = true;
+  r.metrics = error_metrics(message);
+  r.findings = error_findings("kernel_fusion_metrics.json: " + message, comparative);
+  r.log.push_back("Error: " + message);
+  return r;
+}
+
+EstimateOptions estimate_options(bool compat) {
+  EstimateOptions o;
+  if (!compat) {
+    o.use_real_total = true;                // Q1
+    o.bytes_per_mb = kBytesPerMiB;          // Q5
+    o.confidence.token_hints = true;        // Q13
+    o.confidence.require_agreement = true;  // Q13
+  }
+  return o;
+}
+
+std::string python_number(double value, bool is_int) {
+  if (is_int) return std::to_string(static_cast<long long>(value));
+  return py::float_repr(value);
+}
+
+}  // namespace
+
+AnalysisResult analyze_inputs(const Inputs& in, const ArchResolver& resolve_arch,
+                              const AnalysisOptions& options) {
+  AnalysisResult result;
+  const std::vector<Candidate> candidates = filter_and_dedup(in.candidates, in.baseline_ms);
+  result.log.push_back("  Filtered: " + std::to_string(in.candidates.size()) + " -> " +
+                       std::to_string(candidates.size()) + " candidates (max 15 kernels, deduped)");
+
+  FindingsContext ctx;
+  ctx.comparative = options.comparative;
+  ctx.first_instance_time = options.compat;
+  ctx.baseline_ms = in.baseline_ms;
+  ctx.raw_candidate_count = in.candidates.size();
+  ctx.candidates = &candidates;
+
+  if (candidates.empty()) {
+    result.metrics = no_data_metrics();
+    result.findings = build_findings({}, ctx);
+    result.log.push_back("No fusion candidates found.");
+    return result;
+  }
+
+  auto arch = resolve_arch(in.platform);
+  if (auto* err = std::get_if<InputError>(&arch)) {
+    return error_result(err->message, options.comparative);
+  }
+  const ArchConfig& config = std::get<ArchConfig>(arch);
+
+  std::vector<Estimate> estimates;
+  std::vector<GateRejection> gates;
+  if (!(in.baseline_ms > 0)) {
+    result.log.push_back("[kernel_fusion_analysis.compute_fusion_impact_estimates] baseline_ms=" +
+                         python_number(in.baseline_ms, in.baseline_is_int) +
+                         " is invalid; skipping impact_score computation");
+  } else {
+    const EstimateOptions eo = estimate_options(options.compat);
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      EstimateResult r =
+          options.comparative
+              ? comparative_estimate(candidates[i], i, in.baseline_ms, eo)
+              : standalone_estimate(candidates[i], i, in.lookup, config.peaks, in.baseline_ms, eo);
+      if (r.estimate) {
+        estimates.push_back(std::move(*r.estimate));
+      } else {
+        gates.push_back({i, r.rejection});
+      }
+    }
+    std::stable_sort(estimates.begin(), estimates.end(), [](const Estimate& a, const Estimate& b) {
+      return a.impact_mid > b.impact_mid;
+    });
+  }
+
+  std::vector<RejectedEstimate> rejected;
+  if (!options.compat) {
+    Selection s = select_estimates(std::move(estimates), candidates, SelectionOptions{});
+    estimates = std::move(s.kept);
+    rejected = std::move(s.rejected);
+  }
+
+  OkMetricsInput mi;
+  mi.candidates = &candidates;
+  mi.estimates = &estimates;
+  mi.platform = in.platform;
+  mi.peak_hbm_bw_tbs = config.peak_hbm_bw_tbs;
+  mi.compat = options.compat;
+  mi.gate_rejections = &gates;
+  mi.rejected = &rejected;
+  result.metrics = ok_metrics(mi);
+
+  ctx.gate_rejections = &gates;
+  ctx.rejected = &rejected;
+  result.findings = build_findings(estimates, ctx);
+  result.log.push_back("Kernel fusion analysis complete: " + std::to_string(candidates.size()) +
+                       " candidates, " + std::to_string(estimates.size()) + " with estimates");
+  return result;
+}
+
+AnalysisResult run_analysis(const ModelView& model, const AnalysisOptions& options) {
+  auto loaded = load_inputs(model, options.comparative);
+  if (auto* err = std::get_if<InputError>(&loaded)) {
+    return error_result(err->message, options.comparative);
+  }
+  const Inputs& inputs = std::get<Inputs>(loaded);
+  const ArchResolver resolver = [&model](const std::string& platform) {
+    return resolve_arch(model, platform);
+  };
+  return analyze_inputs(inputs, resolver, options);
+}
+
+}  // namespace loupe::fusion

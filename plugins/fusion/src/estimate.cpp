@@ -1,0 +1,239 @@
+#include "estimate.hpp"
+
+#include <cstdio>
+
+#include "loupe/python_format.hpp"
+
+namespace loupe::fusion {
+
+namespace {
+
+std::string fmt(const char* format, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), format, value);
+  return buf;
+}
+
+EstimateResult reject(std::string rule, std::string reason) {
+  EstimateResult r;
+  r.rejection = {std::move(rule), std::move(reason)};
+  return r;
+}
+
+double round2(double v) { return py::round_half_even(v, 2); }
+double round3(double v) { return py::round_half_even(v, 3); }
+
+}  // namespace
+
+std::vector<EnrichedKernel> enrich(const Candidate& c, const PerfLookup& lookup) {
+  const ShapeKey shape = shape_key_from_json(c.input_dims);
+  std::vector<EnrichedKernel> out;
+  out.reserve(c.kernels.size());
+  for (const auto& k : c.kernels) {
+    EnrichedKernel e;
+    e.name = k.name;
+    e.type = k.type;
+    e.dur_us = k.dur_us;
+    e.data_in_mb = k.data_in_mb;
+    e.data_out_mb = k.data_out_mb;
+    e.gpu_op_uid = k.gpu_op_uid;
+    if (const PerfEntry* perf = lookup.find(k.name, shape)) {
+      e.data_moved_mb = perf->data_moved_mb;
+      e.gflops = perf->gflops;
+      e.compute_spec = perf->compute_spec;
+    }
+    e.has_perf_data = e.data_moved_mb.has_value();
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<Subgroup> split_into_subgroups(const std::vector<EnrichedKernel>& kernels) {
+  std::vector<std::vector<EnrichedKernel>> groups;
+  std::vector<EnrichedKernel> current;
+  for (const auto& k : kernels) {
+    if (is_matrix(k) && !current.empty()) {
+      groups.push_back(std::move(current));
+      current.clear();
+    }
+    current.push_back(k);
+  }
+  if (!current.empty()) groups.push_back(std::move(current));
+
+  std::vector<Subgroup> out;
+  for (auto& g : groups) {
+    bool any_matrix = false;
+    bool any_other = false;
+    for (const auto& k : g) (is_matrix(k) ? any_matrix : any_other) = true;
+    const SubgroupKind kind = any_matrix && any_other ? SubgroupKind::GemmEpilogue
+                              : any_matrix            ? SubgroupKind::GemmOnly
+                                                      : SubgroupKind::Elementwise;
+    out.push_back({kind, std::move(g)});
+  }
+  return out;
+}
+
+EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const PerfLookup& lookup,
+                                   const Peaks& peaks, double baseline_ms,
+                                   const EstimateOptions& options) {
+  const std::int64_t ic = c.instances_or_one();
+  if (c.kernels.size() < 2) return reject("G1", "it has fewer than 2 kernels");
+  if (c.has_fused_kernel) return reject("G2", "it already contains a fused kernel");
+
+  std::vector<EnrichedKernel> enriched = enrich(c, lookup);
+  size_t modeled = 0;
+  size_t matrix = 0;
+  bool triton = false;
+  for (const auto& e : enriched) {
+    modeled += e.has_perf_data ? 1 : 0;
+    matrix += is_matrix(e) ? 1 : 0;
+    triton = triton || e.name.rfind("triton_", 0) == 0;
+  }
+  if (modeled == 0) return reject("G3", "no kernel has a perf model");
+  if (matrix == enriched.size()) {
+    return reject("G4", "every kernel is a matrix (GEMM or convolution) kernel");
+  }
+  if (triton) return reject("G5", "a kernel is already compiler-generated (triton_ prefix)");
+  if (matrix > 0) {
+    bool all_norm = true;
+    for (const auto& e : enriched) {
+      if (!is_matrix(e) && !is_norm(e)) all_norm = false;
+    }
+    if (all_norm) return reject("G6", "its only non-matrix kernels are normalization kernels");
+  }
+  const double modeled_frac = static_cast<double>(modeled) / static_cast<double>(enriched.size());
+  const double min_frac = enriched.size() < 5 ? 0.5 : 0.75;
+  if (modeled_frac < min_frac) {
+    return reject("G7", "only " + std::to_string(modeled) + " of " +
+                            std::to_string(enriched.size()) + " kernels have perf models (needs " +
+                            fmt("%.0f", min_frac * 100) + "%)");
+  }
+  double current = 0.0;
+  for (const auto& e : enriched) current += e.dur_us;
+  if (current <= 0) return reject("G8", "its kernels have no measured time");
+
+  const std::vector<Subgroup> subgroups = split_into_subgroups(enriched);
+  double total_savings_us = 0.0;
+  bool has_epilogue = false;
+  for (const auto& sg : subgroups) {
+    if (sg.kind == SubgroupKind::GemmEpilogue) {
+      has_epilogue = true;
+      double non_gemm = 0.0;
+      for (const auto& e : sg.kernels) {
+        if (!is_matrix(e)) non_gemm += e.dur_us;
+      }
+      total_savings_us += non_gemm;
+    } else if (sg.kind == SubgroupKind::Elementwise) {
+      total_savings_us += roofline_savings_us(sg.kernels, peaks, 100.0, options.bytes_per_mb);
+    }
+  }
+
+  const double gap_high = total_savings_us / current;
+  const double gap_low = (75.0 / 100.0) * gap_high;
+  const double gap_mid = (87.5 / 100.0) * gap_high;
+  const double ic_d = static_cast<double>(ic);
+
+  double time_ms = current * ic_d / 1000;
+  double savings_high_ms = total_savings_us * ic_d / 1000;
+  if (options.use_real_total && c.total_us && *c.total_us > 0) {
+    time_ms = *c.total_us / 1000;
+    savings_high_ms = gap_high * time_ms;
+  }
+  if (savings_high_ms < kMinSavingsMs) {
+    return reject("G9", "projected savings " + fmt("%.3f", savings_high_ms) +
+                            " ms are below the 0.1 ms minimum");
+  }
+  const double impact_high = gap_high * time_ms / baseline_ms * 100;
+  const double impact_low = gap_low * time_ms / baseline_ms * 100;
+  const double impact_mid = gap_mid * time_ms / baseline_ms * 100;
+  if (impact_high < kMinImpactScore) {
+    return reject("G10",
+                  "impact_score_high " + fmt("%.2f", impact_high) + " is below the 2.0% minimum");
+  }
+
+  Estimate e;
+  e.candidate = index;
+  e.operation = c.operation;
+  e.impact_mid = round2(impact_mid);
+  e.impact_low = round2(impact_low);
+  e.impact_high = round2(impact_high);
+  e.estimation = modeled == enriched.size() ? "full" : "partial";
+  e.bound_type = has_epilogue ? "compute" : "memory";
+  e.fusion_type = matrix > 0 ? "matrix_compute" : "memory_bound";
+  e.time_ms = round3(time_ms);
+  e.instance_count = ic;
+  e.kernel_count = c.kernels.size();
+  e.modeled_count = modeled;
+  e.confidence = classify_confidence(c.base_name, c.module_name, enriched, options.confidence);
+  e.has_gemm_epilogue = has_epilogue;
+  e.savings_high_ms = savings_high_ms;
+  const size_t unmodeled = enriched.size() - modeled;
+  if (unmodeled > 0) {
+    e.warning = std::to_string(unmodeled) + " of " + std::to_string(c.kernels.size()) +
+                " kernels lack perf models; savings estimate uses trace time for unmodeled kernels";
+  }
+  e.kernels = std::move(enriched);
+  EstimateResult r;
+  r.estimate = std::move(e);
+  return r;
+}
+
+EstimateResult comparative_estimate(const Candidate& c, std::size_t index, double baseline_ms,
+                                    const EstimateOptions& options) {
+  if (c.kernels.empty()) return reject("C1", "trace1 has no kernels for it");
+  const double total_t1 = c.total_us.value_or(0);
+  const double total_t2 = c.total_us_trace2.value_or(0);
+  const double gap_us = total_t1 - total_t2;
+  if (gap_us <= 0) return reject("C2", "trace1 is not slower than trace2 for it");
+  const double savings_high = gap_us / 1000;
+  if (savings_high < kMinSavingsMs) {
+    return reject(
+        "C3", "the measured gap " + fmt("%.3f", savings_high) + " ms is below the 0.1 ms minimum");
+  }
+  const double savings_low = (75.0 / 100.0) * savings_high;
+  const double savings_mid = (87.5 / 100.0) * savings_high;
+  const double time_ms = total_t1 / 1000;
+  const double impact_high = savings_high / baseline_ms * 100;
+  const double impact_low = savings_low / baseline_ms * 100;
+  const double impact_mid = savings_mid / baseline_ms * 100;
+  if (impact_high < kMinImpactScore) {
+    return reject("C4",
+                  "impact_score_high " + fmt("%.2f", impact_high) + " is below the 2.0% minimum");
+  }
+
+  std::vector<EnrichedKernel> t1;
+  bool has_matrix = false;
+  for (const auto& k : c.kernels) {
+    EnrichedKernel e;
+    e.name = k.name;
+    e.type = k.type;
+    e.dur_us = k.dur_us;
+    e.gpu_op_uid = k.gpu_op_uid;
+    has_matrix = has_matrix || is_matrix(e);
+    t1.push_back(std::move(e));
+  }
+
+  Estimate e;
+  e.candidate = index;
+  e.comparative = true;
+  e.operation = c.operation;
+  e.impact_mid = round2(impact_mid);
+  e.impact_low = round2(impact_low);
+  e.impact_high = round2(impact_high);
+  e.estimation = "measured";
+  e.bound_type = has_matrix ? "compute" : "memory";
+  e.fusion_type = has_matrix ? "matrix_compute" : "memory_bound";
+  e.time_ms = round3(time_ms);
+  e.instance_count = c.instances_or_one();
+  e.kernel_count = t1.size();
+  e.modeled_count = t1.size();
+  e.delta_kernel_count = c.delta.is_null() ? Json(0) : c.delta;
+  e.confidence = classify_confidence(c.base_name, c.module_name, t1, options.confidence);
+  e.savings_high_ms = savings_high;
+  e.kernels = std::move(t1);
+  EstimateResult r;
+  r.estimate = std::move(e);
+  return r;
+}
+
+}  // namespace loupe::fusion

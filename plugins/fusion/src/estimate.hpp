@@ -1,0 +1,78 @@
+// Impact estimates of one candidate (spec §3.6 standalone, §3.8 comparative).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "candidate.hpp"
+#include "confidence.hpp"
+#include "perf_lookup.hpp"
+#include "roofline.hpp"
+
+namespace loupe::fusion {
+
+inline constexpr double kMinImpactScore = 2.0;
+inline constexpr double kMinSavingsMs = 0.1;
+inline constexpr std::int64_t kMaxFusionKernelCount = 15;
+
+struct EstimateOptions {
+  // Q1: scale the per-instance savings fraction by the accumulated total_kernel_time_us
+  // instead of first-instance time x instance_count.
+  bool use_real_total = false;
+  double bytes_per_mb = kBytesPerMbTraceLens;  // Q5
+  ConfidenceOptions confidence;
+};
+
+struct Estimate {
+  std::size_t candidate = 0;  // index into the filtered candidate list
+  bool comparative = false;
+  std::string operation;
+  double impact_mid = 0.0;  // rounded to 2 decimals, like the metrics
+  double impact_low = 0.0;
+  double impact_high = 0.0;
+  std::string estimation;   // full | partial | measured
+  std::string bound_type;   // compute | memory
+  std::string fusion_type;  // matrix_compute | memory_bound
+  double time_ms = 0.0;     // rounded to 3 decimals
+  std::int64_t instance_count = 1;
+  std::size_t kernel_count = 0;
+  std::size_t modeled_count = 0;
+  Json delta_kernel_count;  // comparative only
+  Confidence confidence;
+  std::vector<EnrichedKernel> kernels;  // the joined kernels, in order
+  std::optional<std::string> warning;
+  bool has_gemm_epilogue = false;
+  double savings_high_ms = 0.0;  // unrounded
+};
+
+// Why a candidate produced no estimate (the gate that stopped it).
+struct Rejection {
+  std::string rule;    // e.g. "G4"
+  std::string reason;  // one sentence with the numbers
+};
+
+struct EstimateResult {
+  std::optional<Estimate> estimate;
+  Rejection rejection;  // set when estimate is empty
+};
+
+// The enrichment step: each kernel joined with shape_aware_lookup.
+std::vector<EnrichedKernel> enrich(const Candidate& c, const PerfLookup& lookup);
+
+EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const PerfLookup& lookup,
+                                   const Peaks& peaks, double baseline_ms,
+                                   const EstimateOptions& options);
+
+EstimateResult comparative_estimate(const Candidate& c, std::size_t index, double baseline_ms,
+                                    const EstimateOptions& options);
+
+// Subgroup split (spec §3.6): each matrix kernel starts a group.
+enum class SubgroupKind { GemmEpilogue, GemmOnly, Elementwise };
+struct Subgroup {
+  SubgroupKind kind;
+  std::vector<EnrichedKernel> kernels;
+};
+std::vector<Subgroup> split_into_subgroups(const std::vector<EnrichedKernel>& kernels);
+
+}  // namespace loupe::fusion
