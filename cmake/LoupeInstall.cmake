@@ -4,7 +4,9 @@ include(CMakePackageConfigHelpers)
 
 install(TARGETS loupe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/include/loupe DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/sdk/compute/include/loupe DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS loupe_sdk EXPORT LoupeTargets)
+install(TARGETS loupe_compute EXPORT LoupeTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT LoupeTargets NAMESPACE Loupe:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Loupe)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/LoupePlugin.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Loupe)

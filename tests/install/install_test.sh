@@ -8,7 +8,9 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "install test FAILED: $*" >&2; exit 1; }
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-for f in bin/loupe include/loupe/abi.h include/loupe/plugin.hpp lib/cmake/Loupe/LoupeConfig.cmake \
+for f in bin/loupe include/loupe/abi.h include/loupe/plugin.hpp include/loupe/compute \
+         lib/libloupe_compute.a lib/loupe/plugins/loupe_fusion.so lib/loupe/plugins/loupe_conv.so \
+         lib/loupe/plugins/loupe_multi_kernel.so lib/cmake/Loupe/LoupeConfig.cmake \
          lib/cmake/Loupe/LoupePlugin.cmake; do
   [ -e "$work/prefix/$f" ] || fail "missing installed file $f"
 done
