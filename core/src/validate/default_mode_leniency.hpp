@@ -1,7 +1,7 @@
 #pragma once
 // The ONLY places where ValidationMode::Default differs from TraceLens: three legitimate
 // forms that TraceLens rejects (false positives, spec ). Everything else is
-// identical in both modes. Documented in docs/deviations-validator.md.
+// identical in both modes. Documented in docs/deviations.md.
 #include <string_view>
 
 namespace loupe::core::validate_detail {

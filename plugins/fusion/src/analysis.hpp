@@ -1,6 +1,6 @@
 // The whole analysis (spec §3.2): inputs -> filter -> estimates -> selection -> metrics and
 // findings. Compat mode reproduces TraceLens; the default mode applies the corrections of
-// docs/deviations-fusion.md.
+// docs/deviations.md.
 #pragma once
 
 #include <functional>

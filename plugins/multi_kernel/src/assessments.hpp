@@ -1,6 +1,6 @@
 // The three assessments of the analysis step (spec §4.3–§4.5) and the cross-validation
 // (§4.6). Each returns its metrics JSON plus the typed facts the findings need.
-// `corrected` selects Loupe's default mode (docs/deviations-multi_kernel.md); false is the
+// `corrected` selects Loupe's default mode (docs/deviations.md); false is the
 // TraceLens-compatible behaviour.
 #pragma once
 

@@ -10,6 +10,12 @@ namespace fd = loupe::findings;
 
 namespace {
 
+// "1 transfer", "3 transfers": findings prose in both modes (metrics keep TraceLens's strings).
+std::string counted(const PyNumber& count, const char* singular, const char* plural) {
+  return count.str() + " " + (count.value() == 1.0 ? singular : plural);
+}
+
+
 constexpr const char* kMetricsFile = "`multi_kernel_metrics.json`";
 
 std::string bool_text(bool value) { return value ? "true" : "false"; }
@@ -59,7 +65,7 @@ fd::Section overview(const AnalysisResult& result) {
                                    " strategies."));
   if (result.corrected) {
     std::string text =
-        "**Metrics mode**: corrected (Loupe default, see docs/deviations-multi_kernel.md). ";
+        "**Metrics mode**: corrected (Loupe default, see docs/deviations.md). ";
     if (result.denominator_population == "all_gpu_events") {
       text += "Memory-copy shares use the all-GPU-event span of " +
               fixed(result.denominator_ms.value(), 3) + " ms from multi_kernel_data.json.";
@@ -168,7 +174,7 @@ std::string root_cause(const AnalysisResult& result, const DirectionStats& stats
       return "The transfer count of " + stats.count.str() + " exceeds 10, but the time share of " +
              pct_text + "% is at most 1%, so the direction is not flagged.";
     }
-    return "Below thresholds (" + stats.count.str() + " transfers against a limit of 10, and " +
+    return "Below thresholds (" + counted(stats.count, "transfer", "transfers") + " against a limit of 10, and " +
            pct_text + "% of total GPU time against a limit of 5%).";
   }
   std::string text;
@@ -197,7 +203,7 @@ fd::Section memcpy_section(const AnalysisResult& result) {
         result.memcpy.evaluated ? share(result, pct, kMemcpyShareThreshold) + "%" : "N/A";
     s.blocks.push_back(fd::subheading(direction_heading(stats.direction)));
     s.blocks.push_back(fd::bullets({
-        "**Count**: " + stats.count.str() + " transfers",
+        "**Count**: " + counted(stats.count, "transfer", "transfers"),
         "**Total Time**: " + fixed(ms, 3) + " ms (" + share_text + " of total GPU time)",
         "**Flagged**: " + bool_text(issue_for(result, stats.direction) != nullptr),
         "**Root Cause**: " + root_cause(result, stats, pct),
@@ -517,8 +523,8 @@ fd::Document build_findings(const AnalysisResult& result, const std::vector<Card
     doc.sections.push_back(
         {"Outcome",
          {fd::paragraph(
-             "No multi-kernel issue crossed a threshold: " + result.memcpy.total_count.str() +
-             " memory copies, " +
+             "No multi-kernel issue crossed a threshold: " +
+             counted(result.memcpy.total_count, "memory copy", "memory copies") + ", " +
              (result.blocking.evaluated ? "exposed communication at " + exposed_summary(result)
                                         : std::string("no communication time")) +
              ", and " +

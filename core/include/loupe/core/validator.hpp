@@ -5,7 +5,7 @@
 // ValidationMode::TraceLens reproduces TraceLens exactly, quirks included.
 // ValidationMode::Default differs only by accepting three legitimate forms that
 // TraceLens rejects (spec ); see core/src/validate/default_mode_leniency.hpp
-// and docs/deviations-validator.md.
+// and docs/deviations.md.
 //
 // None of these functions throws: infrastructure failures are reported through
 // ValidationResult::io_error.
