@@ -25,6 +25,7 @@ bool parse_arguments(const std::vector<std::string>& args, const po::options_des
                      po::variables_map& vm, const std::string& command);
 
 int run_analyze(const std::vector<std::string>& args);
+int run_inspect(const std::vector<std::string>& args);
 int run_plugins(const std::vector<std::string>& args);
 int run_validate(const std::vector<std::string>& args);
 

@@ -19,6 +19,7 @@ Commands:
   analyze DIR     run every plugin whose categories DIR's manifest lists; write
                   category_data/<cat>_metrics.json, system_findings/ and category_findings/
                   markdown, and loupe_run.json
+  inspect TRACE   summarize a PyTorch profiler trace (.json/.json.gz) read natively
   plugins         list the plugins found (and every rejected file with its reason)
   validate FILE   check a findings markdown file like TraceLens's validator does
   help            show this text
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (command == "analyze") return loupe::cli::run_analyze(rest);
+    if (command == "inspect") return loupe::cli::run_inspect(rest);
     if (command == "plugins") return loupe::cli::run_plugins(rest);
     if (command == "validate") return loupe::cli::run_validate(rest);
   } catch (const std::exception& e) {

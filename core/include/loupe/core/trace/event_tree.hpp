@@ -1,0 +1,110 @@
+// The event tree exactly as TraceLens builds it (spec §2): host call stacks by time
+// containment per (pid, tid) with TraceLens's tie-breaking and bleed rule, GPU ops attached
+// to their launching runtime call through ac2g flows (or by correlation for graph launches),
+// forward <-> backward links, nn.Module stacks. Node ids are event UIDs.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "loupe/core/trace/time_mode.hpp"
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::core::trace {
+
+struct TreeOptions {
+  bool add_python_func = false;  // python_function events become host nodes (§2.0)
+  TimeMode time_mode = TimeMode::kExact;
+};
+
+enum class LinkingKey : std::uint8_t { kCorrelation, kExternalId };
+
+// Diagnostics of the build (§5.8).
+struct TreeStats {
+  std::uint64_t host_events = 0;
+  std::uint64_t host_without_time = 0;    // host-category events lacking ts or dur (skipped)
+  std::uint64_t dropped_by_bleed = 0;     // §2.5 c, dropped
+  std::uint64_t reparented_by_bleed = 0;  // §2.5 c, top popped (< 1 us, depth >= 2)
+  std::uint64_t cpu_roots = 0;
+  std::uint64_t runtime_calls = 0;
+  std::uint64_t gpu_ops = 0;
+  std::uint64_t gpu_linked = 0;
+  std::uint64_t gpu_linked_twice = 0;         // attached by more than one runtime call
+  std::uint64_t launches_without_gpu_op = 0;  // runtime call with an `s` flow but no GPU op found
+  std::uint64_t flows_ending_off_gpu = 0;     // the flow's `f` names no GPU op on its thread
+  std::uint64_t flows_without_id = 0;
+  std::uint64_t fwd_bwd_links = 0;
+};
+
+class EventTree {
+ public:
+  static EventTree build(const TraceModel& model, const TreeOptions& options = {});
+
+  const TreeOptions& options() const { return options_; }
+  LinkingKey linking_key() const { return linking_key_; }
+  bool gpu_only() const { return gpu_only_; }
+  const TreeStats& stats() const { return stats_; }
+
+  Uid parent(Uid uid) const { return parent_[uid]; }
+  // Host children in processing order, then GPU children in link order (TraceLens order).
+  std::span<const Uid> children(Uid uid) const {
+    return {child_list_.data() + child_offsets_[uid], child_list_.data() + child_offsets_[uid + 1]};
+  }
+  bool linked(Uid uid) const { return (flags_[uid] & kLinked) != 0; }  // TraceLens `tree`
+  bool cpu_op_root(Uid uid) const { return (flags_[uid] & kCpuOpRoot) != 0; }
+  bool dropped_by_bleed(Uid uid) const { return (flags_[uid] & kDropped) != 0; }
+  bool has_gpu_events(Uid uid) const { return (flags_[uid] & kHasGpu) != 0; }
+  bool non_gpu_path(Uid uid) const;  // §2.7
+  // §2.5 d: the nn.Module names enclosing a host node (["root"] when none); empty if the
+  // node got none (not a host node, or dropped).
+  std::vector<std::string> nn_module_stack(Uid uid) const;
+  bool has_nn_module_stack(Uid uid) const { return nn_stack_[uid] != kNoIndex; }
+  Uid fwd_event(Uid uid) const;  // kNoUid when none (§2.8)
+  const std::vector<Uid>& bwd_events(Uid uid) const;
+  // All GPU ops in the node's subtree, in TraceLens's order (launching runtime UID, then
+  // position in the graph list). Duplicates kept if an op was linked twice.
+  std::vector<Uid> gpu_events(Uid uid) const;
+  const std::vector<Uid>& cpu_root_nodes() const { return cpu_roots_; }
+  // Every GPU op that was linked, in UID order.
+  std::vector<Uid> linked_gpu_ops(const TraceModel& model) const;
+
+ private:
+  enum Flag : std::uint8_t {
+    kLinked = 1,
+    kCpuOpRoot = 2,
+    kDropped = 4,
+    kHasGpu = 8,
+    kGpuCategory = 16
+  };
+  struct NnFrame {
+    std::uint32_t parent = kNoIndex;
+    std::string name;
+  };
+  template <typename Time>
+  void build_host_tree(const TraceModel& model, std::vector<std::pair<Uid, Uid>>& host_edges);
+  void attach_gpu_ops(const TraceModel& model, std::vector<std::pair<Uid, Uid>>& gpu_edges);
+  template <typename Time>
+  void link_fwd_bwd(const TraceModel& model);
+  std::uint32_t nn_child(std::uint32_t parent, std::string name);
+
+  TreeOptions options_;
+  LinkingKey linking_key_ = LinkingKey::kCorrelation;
+  bool gpu_only_ = false;
+  TreeStats stats_;
+  std::vector<Uid> parent_;
+  std::vector<std::uint8_t> flags_;
+  std::vector<std::uint32_t> nn_stack_;
+  std::vector<std::uint32_t> child_offsets_;
+  std::vector<Uid> child_list_;
+  std::vector<std::uint32_t> child_edge_seq_;  // GPU edge order for GPU children, else kNoIndex
+  std::vector<Uid> cpu_roots_;
+  std::vector<NnFrame> nn_frames_;  // [0] = root
+  std::unordered_map<std::string, std::uint32_t> nn_frame_index_;
+  std::unordered_map<Uid, Uid> fwd_event_;
+  std::unordered_map<Uid, std::vector<Uid>> bwd_events_;
+};
+
+}  // namespace loupe::core::trace

@@ -1,0 +1,42 @@
+// Streaming load of a trace file (.json or .json.gz) into a TraceModel: RapidJSON's SAX
+// reader over the chunked byte source, straight into the model (no DOM of the file).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::core::trace {
+
+struct LoadOptions {
+  bool read_ahead = true;  // inflate / read on a second thread while parsing
+  // Called about every 64 MiB of JSON text with (JSON bytes so far, file bytes so far).
+  std::function<void(std::uint64_t, std::uint64_t)> progress;
+};
+
+// A problem that stopped the load: where (byte offset in the JSON text) and what.
+struct LoadError {
+  std::uint64_t offset = 0;
+  std::string message;
+  std::string describe() const { return "byte " + std::to_string(offset) + ": " + message; }
+};
+
+struct LoadResult {
+  TraceModel model;                // complete, or every event read before the error
+  std::optional<LoadError> error;  // set when the load stopped early
+  std::uint64_t json_bytes = 0;    // JSON text bytes read (decompressed)
+  std::uint64_t input_bytes = 0;   // file bytes read
+  bool gzip = false;
+};
+
+// Throws std::runtime_error only when the file cannot be opened; every problem of the content
+// is reported in LoadResult::error (with the events before it kept) or as counted warnings.
+LoadResult load_trace(const std::filesystem::path& path, const LoadOptions& options = {});
+// Same for JSON (or gzip) bytes held in memory.
+LoadResult load_trace_bytes(std::string bytes, const LoadOptions& options = {});
+
+}  // namespace loupe::core::trace

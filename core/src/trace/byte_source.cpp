@@ -1,0 +1,298 @@
+#include "loupe/core/trace/byte_source.hpp"
+
+#include <zlib.h>
+
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace loupe::core::trace {
+
+namespace {
+
+// Raw bytes of the container: a file read in chunks, or a string in memory.
+class RawInput {
+ public:
+  virtual ~RawInput() = default;
+  // Reads up to n bytes into dst; returns the count (0 at end).
+  virtual std::size_t read(char* dst, std::size_t n) = 0;
+};
+
+class FileInput final : public RawInput {
+ public:
+  explicit FileInput(const std::filesystem::path& path) : file_(std::fopen(path.c_str(), "rb")) {
+    if (file_ == nullptr) {
+      throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
+    }
+  }
+  FileInput(const FileInput&) = delete;
+  FileInput& operator=(const FileInput&) = delete;
+  ~FileInput() override { std::fclose(file_); }
+  std::size_t read(char* dst, std::size_t n) override { return std::fread(dst, 1, n, file_); }
+
+ private:
+  std::FILE* file_;
+};
+
+class MemoryInput final : public RawInput {
+ public:
+  explicit MemoryInput(std::string bytes) : bytes_(std::move(bytes)) {}
+  std::size_t read(char* dst, std::size_t n) override {
+    const std::size_t k = std::min(n, bytes_.size() - pos_);
+    std::memcpy(dst, bytes_.data() + pos_, k);
+    pos_ += k;
+    return k;
+  }
+
+ private:
+  std::string bytes_;
+  std::size_t pos_ = 0;
+};
+
+// Pushes back the sniffed magic bytes in front of the rest of the input.
+struct Prefixed {
+  std::unique_ptr<RawInput> input;
+  std::string prefix;
+  std::size_t prefix_pos = 0;
+  std::size_t read(char* dst, std::size_t n) {
+    std::size_t k = 0;
+    while (k < n && prefix_pos < prefix.size()) dst[k++] = prefix[prefix_pos++];
+    if (k < n) k += input->read(dst + k, n - k);
+    return k;
+  }
+};
+
+class PlainSource final : public ByteSource {
+ public:
+  PlainSource(Prefixed in, std::size_t chunk) : in_(std::move(in)), buffer_(chunk) {}
+  std::string_view next_chunk() override {
+    const std::size_t n = in_.read(buffer_.data(), buffer_.size());
+    consumed_ += n;
+    return std::string_view(buffer_.data(), n);
+  }
+  std::string error() const override { return {}; }
+  bool is_gzip() const override { return false; }
+  std::uint64_t input_bytes_consumed() const override { return consumed_; }
+
+ private:
+  Prefixed in_;
+  std::vector<char> buffer_;
+  std::uint64_t consumed_ = 0;
+};
+
+class GzipSource final : public ByteSource {
+ public:
+  GzipSource(Prefixed in, std::size_t chunk)
+      : in_(std::move(in)), in_buf_(1u << 20), out_buf_(chunk) {
+    std::memset(&z_, 0, sizeof(z_));
+    if (inflateInit2(&z_, 15 + 32) != Z_OK) throw std::runtime_error("zlib: inflateInit2 failed");
+  }
+  GzipSource(const GzipSource&) = delete;
+  GzipSource& operator=(const GzipSource&) = delete;
+  ~GzipSource() override { inflateEnd(&z_); }
+
+  std::string_view next_chunk() override {
+    if (done_) return {};
+    z_.next_out = reinterpret_cast<Bytef*>(out_buf_.data());
+    z_.avail_out = static_cast<uInt>(out_buf_.size());
+    while (z_.avail_out > 0) {
+      if (z_.avail_in == 0 && !input_eof_) refill();
+      if (z_.avail_in == 0 && input_eof_) {
+        if (member_open_) {
+          error_ = "truncated gzip stream: input ends at compressed byte " +
+                   std::to_string(consumed_) + " inside a gzip member (decompressed " +
+                   std::to_string(produced_ + produced_now()) + " bytes)";
+        }
+        done_ = true;
+        break;
+      }
+      member_open_ = true;
+      const int rc = inflate(&z_, Z_NO_FLUSH);
+      if (rc == Z_STREAM_END) {
+        member_open_ = false;
+        // Concatenated members: continue if the next bytes are another gzip header.
+        if (z_.avail_in == 0 && !input_eof_) refill();
+        if (z_.avail_in == 0) {
+          done_ = true;
+          break;
+        }
+        if (z_.avail_in >= 2 && z_.next_in[0] == 0x1f && z_.next_in[1] == 0x8b) {
+          inflateReset(&z_);
+          continue;
+        }
+        trailing_ = z_.avail_in;
+        while (true) {
+          const std::size_t n = in_.read(in_buf_.data(), in_buf_.size());
+          if (n == 0) break;
+          trailing_ += n;
+        }
+        done_ = true;
+        break;
+      }
+      if (rc == Z_BUF_ERROR && z_.avail_in == 0) continue;  // needs more input
+      if (rc != Z_OK) {
+        error_ = std::string("corrupt gzip data near compressed byte ") +
+                 std::to_string(consumed_ - z_.avail_in) + ": " +
+                 (z_.msg != nullptr ? z_.msg : "inflate error");
+        done_ = true;
+        break;
+      }
+    }
+    const std::size_t n = produced_now();
+    produced_ += n;
+    return std::string_view(out_buf_.data(), n);
+  }
+  std::string error() const override { return error_; }
+  std::uint64_t ignored_trailing_bytes() const override { return trailing_; }
+  bool is_gzip() const override { return true; }
+  std::uint64_t input_bytes_consumed() const override { return consumed_ - z_.avail_in; }
+
+ private:
+  std::size_t produced_now() const { return out_buf_.size() - z_.avail_out; }
+  void refill() {
+    const std::size_t n = in_.read(in_buf_.data(), in_buf_.size());
+    consumed_ += n;
+    if (n == 0) input_eof_ = true;
+    z_.next_in = reinterpret_cast<Bytef*>(in_buf_.data());
+    z_.avail_in = static_cast<uInt>(n);
+  }
+
+  Prefixed in_;
+  z_stream z_{};
+  std::vector<char> in_buf_;
+  std::vector<char> out_buf_;
+  std::uint64_t consumed_ = 0;
+  std::uint64_t produced_ = 0;
+  std::uint64_t trailing_ = 0;
+  bool input_eof_ = false;
+  bool member_open_ = false;
+  bool done_ = false;
+  std::string error_;
+};
+
+std::unique_ptr<ByteSource> sniff(std::unique_ptr<RawInput> raw, std::size_t chunk) {
+  Prefixed in{std::move(raw), std::string(2, '\0'), 0};
+  const std::size_t n = in.input->read(in.prefix.data(), 2);
+  in.prefix.resize(n);
+  const bool gzip = n == 2 && static_cast<unsigned char>(in.prefix[0]) == 0x1f &&
+                    static_cast<unsigned char>(in.prefix[1]) == 0x8b;
+  if (gzip) return std::make_unique<GzipSource>(std::move(in), chunk);
+  return std::make_unique<PlainSource>(std::move(in), chunk);
+}
+
+class ReadAheadSource final : public ByteSource {
+ public:
+  ReadAheadSource(std::unique_ptr<ByteSource> inner, std::size_t depth)
+      : inner_(std::move(inner)), depth_(depth == 0 ? 1 : depth) {
+    gzip_ = inner_->is_gzip();
+    worker_ = std::thread([this] { produce(); });
+  }
+  ReadAheadSource(const ReadAheadSource&) = delete;
+  ReadAheadSource& operator=(const ReadAheadSource&) = delete;
+  ~ReadAheadSource() override {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+
+  std::string_view next_chunk() override {
+    std::unique_lock lock(mutex_);
+    if (!current_.empty()) {
+      spare_.push_back(std::move(current_));
+      current_.clear();
+      cv_.notify_all();
+    }
+    cv_.wait(lock, [this] { return !ready_.empty() || finished_; });
+    if (ready_.empty()) return {};
+    current_ = std::move(ready_.front());
+    ready_.pop_front();
+    consumed_ = consumed_at_.front();
+    consumed_at_.pop_front();
+    cv_.notify_all();
+    return std::string_view(current_.data(), current_.size());
+  }
+  std::string error() const override {
+    std::lock_guard lock(mutex_);
+    return finished_ && ready_.empty() ? error_ : std::string();
+  }
+  std::uint64_t ignored_trailing_bytes() const override {
+    std::lock_guard lock(mutex_);
+    return trailing_;
+  }
+  bool is_gzip() const override { return gzip_; }
+  std::uint64_t input_bytes_consumed() const override {
+    std::lock_guard lock(mutex_);
+    return consumed_;
+  }
+
+ private:
+  void produce() {
+    while (true) {
+      std::vector<char> buf;
+      {
+        std::unique_lock lock(mutex_);
+        cv_.wait(lock, [this] { return stop_ || ready_.size() < depth_; });
+        if (stop_) return;
+        if (!spare_.empty()) {
+          buf = std::move(spare_.back());
+          spare_.pop_back();
+        }
+      }
+      const std::string_view chunk = inner_->next_chunk();
+      buf.assign(chunk.begin(), chunk.end());
+      const std::uint64_t consumed = inner_->input_bytes_consumed();
+      std::lock_guard lock(mutex_);
+      if (chunk.empty()) {
+        finished_ = true;
+        error_ = inner_->error();
+        trailing_ = inner_->ignored_trailing_bytes();
+        cv_.notify_all();
+        return;
+      }
+      ready_.push_back(std::move(buf));
+      consumed_at_.push_back(consumed);
+      cv_.notify_all();
+    }
+  }
+
+  std::unique_ptr<ByteSource> inner_;
+  std::size_t depth_;
+  bool gzip_ = false;
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::deque<std::vector<char>> ready_;
+  std::deque<std::uint64_t> consumed_at_;
+  std::vector<std::vector<char>> spare_;
+  std::vector<char> current_;
+  std::uint64_t consumed_ = 0;
+  std::uint64_t trailing_ = 0;
+  bool finished_ = false;
+  bool stop_ = false;
+  std::string error_;
+  std::thread worker_;
+};
+
+}  // namespace
+
+std::unique_ptr<ByteSource> open_byte_source(const std::filesystem::path& path,
+                                             std::size_t chunk_bytes) {
+  return sniff(std::make_unique<FileInput>(path), chunk_bytes);
+}
+
+std::unique_ptr<ByteSource> memory_byte_source(std::string bytes, std::size_t chunk_bytes) {
+  return sniff(std::make_unique<MemoryInput>(std::move(bytes)), chunk_bytes);
+}
+
+std::unique_ptr<ByteSource> read_ahead(std::unique_ptr<ByteSource> inner, std::size_t depth) {
+  return std::make_unique<ReadAheadSource>(std::move(inner), depth);
+}
+
+}  // namespace loupe::core::trace

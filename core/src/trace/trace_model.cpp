@@ -1,0 +1,204 @@
+#include "loupe/core/trace/trace_model.hpp"
+
+#include <array>
+
+namespace loupe::core::trace {
+
+namespace {
+
+constexpr std::array<std::string_view, kCategoryCount> kCategoryNames = {"(none)",
+                                                                         "cpu_op",
+                                                                         "python_function",
+                                                                         "cuda_runtime",
+                                                                         "cuda_driver",
+                                                                         "kernel",
+                                                                         "gpu_memcpy",
+                                                                         "gpu_memset",
+                                                                         "ac2g",
+                                                                         "fwdbwd",
+                                                                         "user_annotation",
+                                                                         "gpu_user_annotation",
+                                                                         "cpu_instant_event",
+                                                                         "Trace",
+                                                                         "overhead",
+                                                                         "other"};
+
+}  // namespace
+
+std::string_view category_name(Category c) { return kCategoryNames[static_cast<int>(c)]; }
+
+Category category_from_string(std::string_view cat) {
+  for (int i = 1; i < kCategoryCount - 1; ++i) {
+    if (kCategoryNames[static_cast<std::size_t>(i)] == cat) return static_cast<Category>(i);
+  }
+  return Category::kOther;
+}
+
+Phase phase_from_string(std::string_view ph) {
+  if (ph.size() == 1) {
+    switch (ph[0]) {
+      case 'X':
+        return Phase::kComplete;
+      case 'i':
+        return Phase::kInstant;
+      case 's':
+        return Phase::kFlowStart;
+      case 'f':
+        return Phase::kFlowEnd;
+      case 'M':
+        return Phase::kMetadata;
+      default:
+        break;
+    }
+  }
+  return Phase::kOther;
+}
+
+std::string_view phase_name(Phase p) {
+  switch (p) {
+    case Phase::kNone:
+      return "(none)";
+    case Phase::kComplete:
+      return "X";
+    case Phase::kInstant:
+      return "i";
+    case Phase::kFlowStart:
+      return "s";
+    case Phase::kFlowEnd:
+      return "f";
+    case Phase::kMetadata:
+      return "M";
+    case Phase::kOther:
+      return "other";
+  }
+  return "other";
+}
+
+std::optional<std::uint32_t> TraceModel::find_thread(const ThreadKey& key) const {
+  for (std::uint32_t i = 0; i < threads_.size(); ++i) {
+    if (threads_[i].key == key) return i;
+  }
+  return std::nullopt;
+}
+
+std::string_view TraceModel::process_name(std::uint32_t thread) const {
+  const auto t = find_thread(ThreadKey{threads_.at(thread).key.pid, IdValue{false, 0}});
+  if (!t || threads_[*t].process_name == kNoString) return "Unknown";
+  return str(threads_[*t].process_name);
+}
+
+std::string_view TraceModel::process_label(std::uint32_t thread) const {
+  const auto t = find_thread(ThreadKey{threads_.at(thread).key.pid, IdValue{false, 0}});
+  if (!t || threads_[*t].process_labels == kNoString) return "Unknown";
+  return str(threads_[*t].process_labels);
+}
+
+std::string_view TraceModel::thread_name(std::uint32_t thread) const {
+  const auto id = threads_.at(thread).thread_name;
+  return id == kNoString ? std::string_view("Unknown") : str(id);
+}
+
+std::string TraceModel::id_text(const IdValue& v) const {
+  if (v.is_string) return std::string(str(static_cast<StringId>(v.value)));
+  return std::to_string(v.value);
+}
+
+std::vector<ArgPair> TraceModel::args(Uid uid) const {
+  std::vector<ArgPair> out;
+  const EventDetail* d = detail(uid);
+  if (d == nullptr) return out;
+  out.reserve(d->args_count);
+  for (std::uint32_t i = 0; i < d->args_count; ++i) out.push_back(arg_pairs_[d->args_offset + i]);
+  return out;
+}
+
+std::string TraceModel::arg_value_text(const ArgPair& pair) const {
+  if (pair.is_inline_int()) return std::to_string(pair.inline_int());
+  return std::string(str(pair.value));
+}
+
+std::optional<std::string> TraceModel::arg_text(Uid uid, std::string_view key) const {
+  for (const ArgPair& p : args(uid)) {
+    if (str(p.key) == key) return arg_value_text(p);
+  }
+  return std::nullopt;
+}
+
+double TraceModel::ts_us(Uid uid) const {
+  const Event& e = events_[uid];
+  if ((e.flags & kTsFallback) != 0) return ts_fallback_.at(uid);
+  return static_cast<double>(e.ts_ns) / 1000.0;
+}
+
+double TraceModel::dur_us(Uid uid) const {
+  const Event& e = events_[uid];
+  if ((e.flags & kDurFallback) != 0) return dur_fallback_.at(uid);
+  return static_cast<double>(e.dur_ns) / 1000.0;
+}
+
+const std::string* TraceModel::trace_metadata_value(std::string_view key) const {
+  const std::string* found = nullptr;
+  for (const auto& [k, v] : metadata_) {
+    if (k == key) found = &v;  // a repeated key resolves to the last one
+  }
+  return found;
+}
+
+std::uint64_t TraceModel::events_with_cat_string(std::string_view cat) const {
+  const StringId id = strings_.find(cat);
+  if (id == kNoString) return 0;
+  return id < cat_string_counts_.size() ? cat_string_counts_[id] : 0;
+}
+
+std::size_t TraceModel::memory_bytes() const {
+  return events_.memory_bytes() + details_.memory_bytes() + arg_pairs_.memory_bytes() +
+         strings_.memory_bytes() + (ts_fallback_.size() + dur_fallback_.size()) * 32;
+}
+
+const char* warning_description(Warning w) {
+  switch (w) {
+    case Warning::kEventWithoutPhase:
+      return "events without ph";
+    case Warning::kNonObjectEvent:
+      return "traceEvents elements that are not objects";
+    case Warning::kNonFiniteNumber:
+      return "NaN/Infinity ts or dur (treated as absent)";
+    case Warning::kIntegerOutOfRange:
+      return "integers beyond int64 (treated as absent)";
+    case Warning::kPrecisionFallback:
+      return "ts/dur with more than 3 decimals or an exponent";
+    case Warning::kInvalidUtf8:
+      return "name/cat strings with invalid UTF-8 (kept as bytes)";
+    case Warning::kBadFieldType:
+      return "fields of an unexpected JSON type (treated as absent)";
+    case Warning::kNegativeDuration:
+      return "negative dur (treated as absent)";
+    case Warning::kHostEventWithoutTime:
+      return "host events without ts/dur (left out of the tree)";
+    case Warning::kFlowWithoutId:
+      return "ac2g flow events without id (ignored)";
+    case Warning::kTrailingGzipData:
+      return "bytes after the last gzip member (ignored)";
+    case Warning::kUnknownPhase:
+      return "events with an unknown ph";
+    case Warning::kCount:
+      break;
+  }
+  return "?";
+}
+
+void TraceDiagnostics::warn(Warning w, std::uint64_t offset, const std::string& what) {
+  auto& n = warnings[static_cast<int>(w)];
+  if (n == 0 && samples.size() < 32) {
+    samples.push_back("byte " + std::to_string(offset) + ": " + what);
+  }
+  ++n;
+}
+
+std::uint64_t TraceDiagnostics::total() const {
+  std::uint64_t t = 0;
+  for (auto n : warnings) t += n;
+  return t;
+}
+
+}  // namespace loupe::core::trace

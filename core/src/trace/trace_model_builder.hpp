@@ -1,0 +1,125 @@
+// RapidJSON SAX handler that turns the trace's JSON events into a TraceModel, one event at a
+// time (a reusable scratch record committed on the event's closing brace).
+#pragma once
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::core::trace {
+
+class TraceModelBuilder {
+ public:
+  // `offset` reports the reader's current byte offset (for warnings).
+  TraceModelBuilder(TraceModel& model, std::function<std::uint64_t()> offset);
+
+  // RapidJSON handler interface.
+  bool Null();
+  bool Bool(bool b);
+  bool Int(int) { return false; }  // numbers arrive as RawNumber (kParseNumbersAsStringsFlag)
+  bool Uint(unsigned) { return false; }
+  bool Int64(std::int64_t) { return false; }
+  bool Uint64(std::uint64_t) { return false; }
+  bool Double(double) { return false; }
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool copy);
+  bool String(const char* str, rapidjson::SizeType length, bool copy);
+  bool StartObject();
+  bool Key(const char* str, rapidjson::SizeType length, bool copy);
+  bool EndObject(rapidjson::SizeType count);
+  bool StartArray();
+  bool EndArray(rapidjson::SizeType count);
+
+  bool saw_trace_events() const { return saw_trace_events_; }
+  // Why the handler stopped the parse (empty if it did not).
+  const std::string& fatal_message() const { return fatal_message_; }
+  bool in_event() const { return ctx_ == Ctx::kEvent || ctx_ == Ctx::kArgs || capture_depth_ > 0; }
+
+ private:
+  enum class Ctx : std::uint8_t { kTop, kTopObject, kEvents, kEvent, kArgs, kDone };
+  enum class Field : std::uint8_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kOther };
+  enum class Capture : std::uint8_t { kNone, kTopMeta, kArg, kDiscard, kNonObjectEvent };
+  enum class ArgKey : std::uint8_t {
+    kCorrelation,
+    kExternalId,
+    kSequence,
+    kMetaName,
+    kMetaLabels,
+    kSortIndex,
+    kGeneric
+  };
+
+  struct Scratch {
+    Phase phase = Phase::kNone;
+    bool has_phase = false;
+    StringId name = kNoString;
+    StringId cat = kNoString;
+    IdValue pid, tid;
+    bool has_pid = false, has_tid = false;
+    std::int64_t ts_ns = kNoValue, dur_ns = kNoValue;
+    double ts_fallback = 0, dur_fallback = 0;
+    std::uint16_t flags = 0;
+    std::int64_t flow_id = kNoValue;
+    std::int64_t correlation = kNoValue, external_id = kNoValue, sequence = kNoValue;
+    std::int64_t sort_index = kNoValue;
+    StringId meta_name = kNoString, meta_labels = kNoString;
+    std::vector<ArgPair> pairs;
+    std::uint64_t start_offset = 0;
+  };
+
+  // Scalar or finished-capture value delivered to the current context.
+  bool scalar_value();
+  void begin_event();
+  void commit_event();
+  void commit_non_object_event();
+  void on_event_string(std::string_view s);
+  void on_event_number(std::string_view text);
+  void on_arg_string(std::string_view s);
+  void on_arg_number(std::string_view text);
+  void on_arg_literal(std::string_view json);
+  void finish_capture();
+  void start_capture(Capture kind);
+  bool capturing() const { return capture_depth_ > 0; }
+  void add_pair(StringId value_id);
+  std::uint32_t thread_index(const IdValue& pid, const IdValue& tid);
+  StringId intern_checked(std::string_view s);
+  bool parse_time(std::string_view text, std::int64_t& ns, double& fallback, bool& used_fallback);
+  bool parse_int(std::string_view text, std::int64_t& out);
+  void warn(Warning w, const std::string& what);
+
+  TraceModel& model_;
+  std::function<std::uint64_t()> offset_;
+  Ctx ctx_ = Ctx::kTop;
+  bool top_is_array_ = false;
+  bool saw_trace_events_ = false;
+  std::string pending_top_key_;
+  Field field_ = Field::kOther;
+  ArgKey arg_key_ = ArgKey::kGeneric;
+  StringId arg_key_id_ = kNoString;
+  Scratch ev_;
+
+  Capture capture_ = Capture::kNone;
+  int capture_depth_ = 0;
+  rapidjson::StringBuffer capture_buffer_;
+  rapidjson::Writer<rapidjson::StringBuffer> capture_writer_;
+
+  struct ThreadKeyHash {
+    std::size_t operator()(const ThreadKey& k) const {
+      return std::hash<std::int64_t>()(k.pid.value * 1000003 + k.tid.value) ^
+             (k.pid.is_string ? 0x9e37 : 0) ^ (k.tid.is_string ? 0x79b9 : 0);
+    }
+  };
+  std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> thread_index_;
+  std::uint32_t last_thread_ = kNoIndex;
+  std::vector<std::uint8_t> cat_cache_;  // StringId -> Category (0xFF = not yet mapped)
+  std::string escaped_;
+  std::string fatal_message_;
+};
+
+}  // namespace loupe::core::trace
