@@ -121,7 +121,10 @@ void render_table(std::string& out, const Value& block, const std::string& where
   };
   out += "|";
   for (rapidjson::SizeType c = 0; c < columns.Size(); ++c) {
-    out += " " + cell_text(columns[c], where + ".columns[" + std::to_string(c) + "]") + " |";
+    // Appended piecewise: `"literal" + std::string` trips GCC 12's -Wrestrict false positive.
+    out += ' ';
+    out += cell_text(columns[c], where + ".columns[" + std::to_string(c) + "]");
+    out += " |";
   }
   out += "\n|";
   for (rapidjson::SizeType c = 0; c < columns.Size(); ++c) out += "---|";
@@ -298,7 +301,11 @@ void render_detail(std::string& out, const Value& detail, size_t number, const s
   out += "\n<!-- reasoning-candidate tier=" + style + " rank=" + std::to_string(rank->GetInt64()) +
          " -->\n";
   out += "#### ";
-  if (style != "fusion") out += "P" + std::to_string(number) + ": ";
+  if (style != "fusion") {
+    out += 'P';
+    out += std::to_string(number);
+    out += ": ";
+  }
   out += title + "\n";
 
   const std::string identification = required_string(detail, "identification", where);
