@@ -1,0 +1,37 @@
+// The interval engine behind TraceLens's GPU timeline and overlap analysis (spec
+// multi_kernel.md §3.3): unions of computation / communication / memcpy intervals, exposed
+// time by set subtraction, span, busy and idle time. Values keep Python's int/float spelling.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "loupe/core/trace/gpu_timeline.hpp"
+
+namespace loupe::core::prepare {
+
+// A number as Python holds it: an int (exact) or a float.
+struct PyNumber {
+  double value = 0.0;
+  bool is_int = true;
+};
+
+struct GpuInterval {
+  double start = 0.0;  // ts, µs (the Python float of the token)
+  double end = 0.0;    // ts + dur, in double
+  trace::GpuClass cls = trace::GpuClass::kComputation;
+};
+
+struct IntervalMetrics {
+  PyNumber computation, exposed_comm, exposed_memcpy, busy, idle, total, total_comm, total_memcpy;
+  std::optional<PyNumber> micro_idle, macro_idle;  // with a micro-idle threshold
+  std::size_t all = 0, computation_count = 0, communication_count = 0, memcpy_count = 0;
+};
+
+// `integer_times`: every interval bound is a Python int (integer ts and dur tokens).
+// Precondition: `events` is not empty.
+IntervalMetrics compute_interval_metrics(std::span<const GpuInterval> events, bool integer_times,
+                                         std::optional<double> micro_idle_threshold_us = {});
+
+}  // namespace loupe::core::prepare
