@@ -1,0 +1,52 @@
+// Fusion candidates from a raw trace: what TraceLens's orchestrator_prepare STEP 4b writes to
+// `category_data/fusion_candidates.json` (spec shared/spec/fusion.md §1.2-§1.3, §2).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loupe/core/csv_table.hpp"
+#include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::core::prepare {
+
+// §2.2: the kernel type of a kernel name ("GEMM", "Elementwise", ..., or "Unknown").
+std::string classify_kernel(std::string_view kernel_name);
+
+// §2.3 name helpers.
+std::string strip_module_name(std::string_view name);  // "nn.Module: Linear_0" -> "Linear"
+
+// Events whose `dur` the trace file wrote as a JSON integer ("dur": 5 rather than 5.0).
+// Python keeps such values as ints, so times derived only from them print without ".0". The
+// trace model keeps exact nanoseconds but not the token's form, hence this separate scan.
+struct IntegerDurations {
+  std::vector<trace::Uid> uids;  // ascending
+  bool contains(trace::Uid uid) const;
+};
+// One SAX pass over the trace file (.json or .json.gz). Throws std::runtime_error when the
+// file cannot be opened.
+IntegerDurations scan_integer_durations(const std::filesystem::path& trace_path);
+
+struct FusionCandidatesResult {
+  std::string json;                 // the file content (Python json.dumps(indent=2) bytes)
+  std::size_t candidate_count = 0;  // entries in the array
+  std::size_t unique_modules = 0;   // distinct module-walk bases recorded (§2.3)
+  bool failed = false;              // extraction raised in TraceLens: the file is "[]"
+  std::string error;                // what failed, when `failed`
+};
+
+// Standalone extraction (§2.3-§2.6, §2.8). `tree` must be built with add_python_func = true.
+// `unified_perf_summary` is the parsed `perf_report_csvs/unified_perf_summary.csv`; when null,
+// the post-processing step (attention narrowing, kernel-set dedup, data split) is skipped,
+// exactly as TraceLens does when the file is missing (Q18). `integer_durations` (optional)
+// makes times print as Python ints where the trace wrote integer durations; profiler
+// (Kineto) traces never do, synthetic traces often do.
+FusionCandidatesResult fusion_candidates_standalone(
+    const trace::TraceModel& model, const trace::EventTree& tree,
+    const CsvTable* unified_perf_summary, const IntegerDurations* integer_durations = nullptr);
+
+}  // namespace loupe::core::prepare

@@ -1,0 +1,41 @@
+// STEP 4b entry points (spec fusion.md §2.8): run the extraction steps, sort, write the JSON.
+#include "loupe/core/prepare/fusion_candidates.hpp"
+
+#include <exception>
+
+#include "candidate.hpp"
+#include "perf_lookup.hpp"
+#include "postprocess.hpp"
+
+namespace loupe::core::prepare {
+
+FusionCandidatesResult fusion_candidates_standalone(const trace::TraceModel& model,
+                                                    const trace::EventTree& tree,
+                                                    const CsvTable* unified_perf_summary,
+                                                    const IntegerDurations* integer_durations) {
+  const fusion::DurationReader dur{model, integer_durations};
+  FusionCandidatesResult result;
+  try {
+    fusion::ModuleWalk walk = fusion::module_walk(model, tree, dur);
+    result.unique_modules = walk.entries.size();
+    auto candidates =
+        fusion::filter_candidates(std::move(walk), fusion::sibling_sequences(model, tree, dur));
+    if (unified_perf_summary != nullptr) {
+      const auto lookup = fusion::PerfLookup::build(*unified_perf_summary);
+      fusion::postprocess(candidates, lookup);
+    }
+    fusion::sort_by_total_time(candidates);
+    Json array = Json::array();
+    for (const auto& c : candidates) array.push_back(fusion::standalone_candidate_json(c));
+    result.candidate_count = candidates.size();
+    result.json = dump_python_json(array);
+  } catch (const std::exception& ex) {
+    result = FusionCandidatesResult{};
+    result.failed = true;
+    result.error = ex.what();
+    result.json = "[]";
+  }
+  return result;
+}
+
+}  // namespace loupe::core::prepare

@@ -1,0 +1,84 @@
+// Standalone module walk (spec fusion.md §2.3): every host event with >= 2 GPU ops becomes a
+// module entry keyed by its stripped name; later instances only add count and kernel time.
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "candidate.hpp"
+#include "loupe/core/prepare/fusion_candidates.hpp"
+
+namespace loupe::core::prepare::fusion {
+
+ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& tree,
+                       const DurationReader& dur) {
+  ModuleWalk walk;
+  std::unordered_map<std::string, std::size_t> seen_base;  // base -> index in entries
+  const auto count = static_cast<Uid>(model.event_count());
+  for (Uid uid = 0; uid < count; ++uid) {
+    if (skipped_category(model.event(uid).category)) continue;
+    if (!tree.has_gpu_events(uid)) continue;
+    const std::vector<Uid> gpu = tree.gpu_events(uid);
+    if (gpu.size() < 2) continue;
+    std::string base = strip_module_name(model.name(uid));
+    if (base.empty()) continue;
+
+    if (const auto it = seen_base.find(base); it != seen_base.end()) {
+      Candidate& entry = walk.entries[it->second];
+      entry.instance_count += 1;
+      double instance_sum = 0.0;  // Python: total += sum(this instance's durations)
+      bool instance_int = true;
+      for (const Uid g : gpu) {
+        if (model.event(g).category == trace::Category::kKernel) {
+          const Duration d = dur(g);
+          instance_sum += d.us;
+          instance_int = instance_int && d.is_int;
+        }
+      }
+      entry.total_kernel_time_us += instance_sum;
+      entry.total_is_int = entry.total_is_int && instance_int;
+      continue;
+    }
+
+    Candidate entry;
+    for (const Uid g : gpu) {
+      if (model.event(g).category != trace::Category::kKernel) continue;
+      CandidateKernel k;
+      k.name = std::string(model.name(g));
+      k.type = classify_cached(k.name);
+      const Duration d = dur(g);
+      k.dur_us = d.us;
+      k.dur_is_int = d.is_int;
+      k.eligible = kernel_eligible(k.name);
+      k.gpu_op_uid = g;
+      entry.kernels.push_back(std::move(k));
+    }
+    if (entry.kernels.size() < 2) continue;
+
+    entry.module_name = std::string(model.name(uid));
+    entry.base_name = base;
+    entry.parent_chain = parent_chain(model, tree, uid);
+    entry.kernel_count = static_cast<std::int64_t>(entry.kernels.size());
+    for (const auto& k : entry.kernels) {
+      if (k.eligible) ++entry.eligible_kernel_count;
+      entry.type_signature.push_back(k.type);
+      bool counted = false;
+      for (auto& [type, n] : entry.type_summary) {
+        if (type == k.type) {
+          ++n;
+          counted = true;
+          break;
+        }
+      }
+      if (!counted) entry.type_summary.emplace_back(k.type, 1);
+      entry.total_kernel_time_us += k.dur_us;
+      entry.total_is_int = entry.total_is_int && k.dur_is_int;
+    }
+    entry.has_fused_kernel = kernels_have_fused(entry.kernels);
+    entry.input_dims = input_dims_of(model, uid);
+    seen_base.emplace(std::move(base), walk.entries.size());
+    walk.entries.push_back(std::move(entry));
+  }
+  return walk;
+}
+
+}  // namespace loupe::core::prepare::fusion

@@ -1,0 +1,110 @@
+// Attention narrowing, kernel-set dedup and data-split enrichment (spec fusion.md §2.6).
+#include "postprocess.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <string>
+#include <utility>
+
+namespace loupe::core::prepare::fusion {
+namespace {
+
+bool has_softmax(const std::string& name) {
+  std::string low(name);
+  std::transform(low.begin(), low.end(), low.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return low.find("softmax") != std::string::npos;
+}
+
+void narrow(Candidate& c, const PerfLookup& lookup) {
+  std::size_t first = 0;
+  std::size_t last = 0;
+  if (!attention_core(c.kernels, lookup, first, last)) return;
+  std::vector<CandidateKernel> core(c.kernels.begin() + static_cast<std::ptrdiff_t>(first),
+                                    c.kernels.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+  c.kernels = std::move(core);
+  c.kernel_count = static_cast<std::int64_t>(c.kernels.size());
+  c.eligible_kernel_count = c.kernel_count;
+  c.type_signature.clear();
+  double sum = 0.0;
+  bool sum_int = true;
+  for (const auto& k : c.kernels) {
+    c.type_signature.push_back(k.type.empty() ? "Unknown" : k.type);
+    sum += k.dur_us;
+    sum_int = sum_int && k.dur_is_int;
+  }
+  c.total_is_int = sum_int;
+  c.total_kernel_time_us = sum * static_cast<double>(c.instance_count);
+}
+
+}  // namespace
+
+bool attention_core(const std::vector<CandidateKernel>& kernels, const PerfLookup& lookup,
+                    std::size_t& first, std::size_t& last) {
+  std::vector<char> gemm(kernels.size(), 0);
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    gemm[i] = lookup.is_gemm(kernels[i].name) ? 1 : 0;
+  }
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (!has_softmax(kernels[i].name)) continue;
+    std::optional<std::size_t> qk;
+    for (std::size_t j = i; j-- > 0;) {
+      if (gemm[j] != 0) {
+        qk = j;
+        break;
+      }
+    }
+    std::optional<std::size_t> pv;
+    for (std::size_t j = i + 1; j < kernels.size(); ++j) {
+      if (gemm[j] != 0) {
+        pv = j;
+        break;
+      }
+    }
+    if (qk && pv) {
+      first = *qk;
+      last = *pv;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<Candidate> dedup_by_kernel_set(std::vector<Candidate> candidates) {
+  std::map<std::vector<std::string>, std::size_t> slot;  // key -> index in kept
+  std::vector<Candidate> kept;
+  const auto score = [](const Candidate& c) {
+    return std::make_pair(c.module_name.starts_with("nn.Module:"), c.parent_chain.size());
+  };
+  for (auto& c : candidates) {
+    if (c.kernels.empty()) continue;
+    std::vector<std::string> key;
+    key.reserve(c.kernels.size());
+    for (const auto& k : c.kernels) key.push_back(k.name);
+    const auto it = slot.find(key);
+    if (it == slot.end()) {
+      slot.emplace(std::move(key), kept.size());
+      kept.push_back(std::move(c));
+    } else if (score(c) > score(kept[it->second])) {
+      kept[it->second] = std::move(c);
+    }
+  }
+  return kept;
+}
+
+void postprocess(std::vector<Candidate>& candidates, const PerfLookup& lookup) {
+  for (auto& c : candidates) narrow(c, lookup);
+  candidates = dedup_by_kernel_set(std::move(candidates));
+  for (auto& c : candidates) {
+    for (auto& k : c.kernels) {
+      if (k.data_in_mb) continue;
+      const PerfEntry* e = lookup.lookup(k.name, c.input_dims);
+      if (e == nullptr || !e->split.in_mb) continue;
+      k.data_in_mb = e->split.in_mb;
+      k.data_out_mb = e->split.out_mb;
+    }
+  }
+}
+
+}  // namespace loupe::core::prepare::fusion
