@@ -524,11 +524,13 @@ void TraceModelBuilder::on_event_number(std::string_view text) {
       double fb = 0;
       bool used_fallback = false;
       if (!parse_time(text, ns, fb, used_fallback)) break;
+      const bool integer_literal = text.find_first_of(".eE") == std::string_view::npos;
       if (field_ == Field::kTs) {
         ev_.ts_ns = ns;
         ev_.ts_fallback = fb;
         ev_.flags |= kHasTs;
         if (used_fallback) ev_.flags |= kTsFallback;
+        if (integer_literal) ev_.flags |= kTsInteger;
       } else if (ns < 0) {
         warn(Warning::kNegativeDuration, "negative dur " + std::string(text.substr(0, 40)));
       } else {
@@ -536,6 +538,7 @@ void TraceModelBuilder::on_event_number(std::string_view text) {
         ev_.dur_fallback = fb;
         ev_.flags |= kHasDur;
         if (used_fallback) ev_.flags |= kDurFallback;
+        if (integer_literal) ev_.flags |= kDurInteger;
       }
       break;
     }

@@ -28,7 +28,7 @@ Produced produce(const std::filesystem::path& path) {
   if (loaded.error) throw std::runtime_error("load failed: " + loaded.error->describe());
   const trace::EventTree tree = trace::EventTree::build(loaded.model);
   prepare::MultiKernelOptions options;
-  options.integer_times = prepare::gpu_times_are_integers(path);
+  options.integer_times = prepare::gpu_times_are_integers(loaded.model);
   Produced p;
   p.data = prepare::build_multi_kernel_data(loaded.model, options);
   p.data_text = prepare::multi_kernel_data_text(p.data);

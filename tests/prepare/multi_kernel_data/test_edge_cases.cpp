@@ -54,9 +54,14 @@ TEST_CASE("integer-token detection looks at GPU events only") {
                           R"({"traceEvents":[{"ph":"X","cat":"kernel","name":"k","ts":10,"dur":5},)"
                           R"({"ph":"X","cat":"gpu_memset","name":"m","ts":20.0,"dur":1}]})");
   loupe::test::write_text(none, R"({"traceEvents":[]})");
-  CHECK(prepare::gpu_times_are_integers(ints));
-  CHECK_FALSE(prepare::gpu_times_are_integers(floats));
-  CHECK_FALSE(prepare::gpu_times_are_integers(none));
+  const auto integer_times = [](const std::filesystem::path& path) {
+    const auto loaded = trace::load_trace(path);
+    REQUIRE_FALSE(loaded.error);
+    return prepare::gpu_times_are_integers(loaded.model);
+  };
+  CHECK(integer_times(ints));
+  CHECK_FALSE(integer_times(floats));
+  CHECK_FALSE(integer_times(none));
 }
 
 TEST_CASE("integer times are written as ints") {

@@ -67,7 +67,6 @@ struct Duration {
 };
 struct DurationReader {
   const trace::TraceModel& model;
-  const IntegerDurations* ints = nullptr;
   Duration operator()(Uid uid) const;
 };
 

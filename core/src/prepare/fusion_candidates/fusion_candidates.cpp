@@ -11,9 +11,8 @@ namespace loupe::core::prepare {
 
 FusionCandidatesResult fusion_candidates_standalone(const trace::TraceModel& model,
                                                     const trace::EventTree& tree,
-                                                    const CsvTable* unified_perf_summary,
-                                                    const IntegerDurations* integer_durations) {
-  const fusion::DurationReader dur{model, integer_durations};
+                                                    const CsvTable* unified_perf_summary) {
+  const fusion::DurationReader dur{model};
   FusionCandidatesResult result;
   try {
     fusion::ModuleWalk walk = fusion::module_walk(model, tree, dur);

@@ -81,7 +81,7 @@ Json input_dims_of(const trace::TraceModel& model, Uid uid) {
 Duration DurationReader::operator()(Uid uid) const {
   // A missing dur defaults to the int 0.
   if ((model.event(uid).flags & trace::kHasDur) == 0) return {0.0, true};
-  return {model.dur_us(uid), ints != nullptr && ints->contains(uid)};
+  return {model.dur_us(uid), model.dur_is_integer(uid)};
 }
 
 bool skipped_category(trace::Category c) {

@@ -20,17 +20,6 @@ std::string classify_kernel(std::string_view kernel_name);
 // §2.3 name helpers.
 std::string strip_module_name(std::string_view name);  // "nn.Module: Linear_0" -> "Linear"
 
-// Events whose `dur` the trace file wrote as a JSON integer ("dur": 5 rather than 5.0).
-// Python keeps such values as ints, so times derived only from them print without ".0". The
-// trace model keeps exact nanoseconds but not the token's form, hence this separate scan.
-struct IntegerDurations {
-  std::vector<trace::Uid> uids;  // ascending
-  bool contains(trace::Uid uid) const;
-};
-// One SAX pass over the trace file (.json or .json.gz). Throws std::runtime_error when the
-// file cannot be opened.
-IntegerDurations scan_integer_durations(const std::filesystem::path& trace_path);
-
 struct FusionCandidatesResult {
   std::string json;                 // the file content (Python json.dumps(indent=2) bytes)
   std::size_t candidate_count = 0;  // entries in the array
@@ -42,11 +31,11 @@ struct FusionCandidatesResult {
 // Standalone extraction (§2.3-§2.6, §2.8). `tree` must be built with add_python_func = true.
 // `unified_perf_summary` is the parsed `perf_report_csvs/unified_perf_summary.csv`; when null,
 // the post-processing step (attention narrowing, kernel-set dedup, data split) is skipped,
-// exactly as TraceLens does when the file is missing (Q18). `integer_durations` (optional)
-// makes times print as Python ints where the trace wrote integer durations; profiler
-// (Kineto) traces never do, synthetic traces often do.
-FusionCandidatesResult fusion_candidates_standalone(
-    const trace::TraceModel& model, const trace::EventTree& tree,
-    const CsvTable* unified_perf_summary, const IntegerDurations* integer_durations = nullptr);
+// exactly as TraceLens does when the file is missing (Q18). Times print as Python ints where
+// the trace wrote integer durations (the model records each token's form); profiler (Kineto)
+// traces never do, synthetic traces often do.
+FusionCandidatesResult fusion_candidates_standalone(const trace::TraceModel& model,
+                                                    const trace::EventTree& tree,
+                                                    const CsvTable* unified_perf_summary);
 
 }  // namespace loupe::core::prepare

@@ -44,9 +44,8 @@ loupe::Json gpu_utilization_from_csv(std::string_view gpu_timeline_csv);
 loupe::Json gpu_utilization_from_trace(const trace::TraceModel& model,
                                        const trace::EventTree& tree);
 
-// True when every GPU event (kernel, gpu_memcpy, gpu_memset) in the trace file has JSON
-// integer tokens for both `ts` and `dur` (and there is at least one). A second, light scan of
-// the file; throws std::runtime_error when the file cannot be read or parsed.
-bool gpu_times_are_integers(const std::filesystem::path& trace_path);
+// True when every GPU event (kernel, gpu_memcpy, gpu_memset) of the trace wrote both `ts` and
+// `dur` as JSON integer literals (and there is at least one GPU event).
+bool gpu_times_are_integers(const trace::TraceModel& model);
 
 }  // namespace loupe::core::prepare

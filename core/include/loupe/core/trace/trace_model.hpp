@@ -94,6 +94,10 @@ enum EventFlags : std::uint16_t {
   kTsFallback = 1u << 3,  // ts had > 3 decimals or an exponent: exact double kept aside
   kDurFallback = 1u << 4,
   kHasThread = 1u << 5,  // both pid and tid present
+  // ts / dur was written as a JSON integer ("dur": 5, not 5.0): Python's json keeps such
+  // values as ints, which changes how TraceLens prints numbers derived from them.
+  kTsInteger = 1u << 6,
+  kDurInteger = 1u << 7,
 };
 
 // Core per-event record (40 bytes). Absent integers are kNoValue, absent strings kNoString.
@@ -156,6 +160,10 @@ class TraceModel {
   std::vector<ArgPair> args(Uid uid) const;
   std::string arg_value_text(const ArgPair& pair) const;  // compact JSON text of the value
   std::optional<std::string> arg_text(Uid uid, std::string_view key) const;
+
+  // Whether ts / dur was written as a JSON integer literal (see kTsInteger).
+  bool ts_is_integer(Uid uid) const { return (events_[uid].flags & kTsInteger) != 0; }
+  bool dur_is_integer(Uid uid) const { return (events_[uid].flags & kDurInteger) != 0; }
 
   // Exact double of a fallback time (TraceLens parity), else ns / 1000.0.
   double ts_us(Uid uid) const;
