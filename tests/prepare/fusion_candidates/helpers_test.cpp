@@ -136,7 +136,7 @@ TEST_CASE("shape keys and pandas float parsing", "[prepare][fusion]") {
   CHECK_FALSE(fc::first_shape_key(std::string_view("[]")).has_value());
   CHECK_FALSE(fc::first_shape_key(std::string_view("[5, 6]")).has_value());
   // Q24: pandas reads 0.06824493408203125 as 0.0682449340820312.
-  CHECK(fc::pandas_parse_float("0.06824493408203125") == 0.0682449340820312);
-  CHECK(fc::pandas_parse_float("71.0078125") == 71.0078125);
-  CHECK_FALSE(fc::pandas_parse_float("abc").has_value());
+  CHECK(loupe::core::prepare::pandas_parse_float("0.06824493408203125") == 0.0682449340820312);
+  CHECK(loupe::core::prepare::pandas_parse_float("71.0078125") == 71.0078125);
+  CHECK_FALSE(loupe::core::prepare::pandas_parse_float("abc").has_value());
 }

@@ -58,8 +58,8 @@ loupe::Json gpu_utilization_from_csv(std::string_view csv) {
     }
     if (type_col >= cells.size()) continue;
     Row r;
-    if (time_col < cells.size()) r.time_ms = mk::pandas_parse_float(cells[time_col]);
-    if (pct_col < cells.size()) r.percent = mk::pandas_parse_float(cells[pct_col]);
+    if (time_col < cells.size()) r.time_ms = pandas_parse_float(cells[time_col]);
+    if (pct_col < cells.size()) r.percent = pandas_parse_float(cells[pct_col]);
     rows[std::string(cells[type_col])] = r;
   }
   const auto time_of = [&](const char* type) {

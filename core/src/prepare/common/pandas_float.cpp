@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-namespace loupe::core::prepare::mk {
+namespace loupe::core::prepare {
 
 namespace {
 
@@ -91,4 +91,4 @@ std::optional<double> pandas_parse_float(std::string_view text) {
   return number / e[static_cast<std::size_t>(-exponent)];
 }
 
-}  // namespace loupe::core::prepare::mk
+}  // namespace loupe::core::prepare

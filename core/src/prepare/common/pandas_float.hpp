@@ -7,8 +7,8 @@
 #include <optional>
 #include <string_view>
 
-namespace loupe::core::prepare::mk {
+namespace loupe::core::prepare {
 
 std::optional<double> pandas_parse_float(std::string_view text);
 
-}  // namespace loupe::core::prepare::mk
+}  // namespace loupe::core::prepare
