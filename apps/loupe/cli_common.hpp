@@ -11,9 +11,9 @@ namespace loupe::cli {
 namespace po = boost::program_options;
 
 // Exit codes, documented in `loupe --help`.
-inline constexpr int kExitOk = 0;          // every category OK or NO_DATA / file valid
-inline constexpr int kExitFindings = 1;    // a category ended in ERROR / file invalid
-inline constexpr int kExitUsage = 2;       // bad usage or unreadable input
+inline constexpr int kExitOk = 0;        // every category OK or NO_DATA / file valid
+inline constexpr int kExitFindings = 1;  // a category ended in ERROR / file invalid
+inline constexpr int kExitUsage = 2;     // bad usage or unreadable input
 
 // -v / -q handling: adds the options and applies them to spdlog.
 void add_verbosity_options(po::options_description& options);
@@ -21,8 +21,8 @@ void apply_verbosity(const po::variables_map& vm);
 
 // Parses the subcommand's arguments; prints the error and returns false on bad usage.
 bool parse_arguments(const std::vector<std::string>& args, const po::options_description& visible,
-                     const po::positional_options_description& positional,
-                     po::variables_map& vm, const std::string& command);
+                     const po::positional_options_description& positional, po::variables_map& vm,
+                     const std::string& command);
 
 int run_analyze(const std::vector<std::string>& args);
 int run_inspect(const std::vector<std::string>& args);

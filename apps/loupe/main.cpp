@@ -52,8 +52,8 @@ int main(int argc, char** argv) {
     return loupe::cli::kExitOk;
   }
   if (command == "--version") {
-    std::cout << "loupe " << loupe::core::kLoupeVersion << " (plugin ABI " << LOUPE_ABI_MAJOR
-              << "." << LOUPE_ABI_MINOR << ")\n";
+    std::cout << "loupe " << loupe::core::kLoupeVersion << " (plugin ABI " << LOUPE_ABI_MAJOR << "."
+              << LOUPE_ABI_MINOR << ")\n";
     return loupe::cli::kExitOk;
   }
   try {

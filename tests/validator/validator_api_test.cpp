@@ -191,9 +191,9 @@ TEST_CASE("F-10 lists all header cells, beyond the ten required", "[validator][a
       "| Operation | Args | Kernel Name | Kernel Path | Time (ms) | %E2E | Count | FLOPS/Byte | "
       "Efficiency | Bound | Extra |\n|---|\n"
       "<!-- impact-begin kind=detail_estimate low=1 high=3 -->\n<!-- impact-end -->\n";
-  const auto result = validate_findings_text(file, "out/category_findings/gemm_findings.md",
-                                             "compute", FindingsScope::Standalone,
-                                             ValidationMode::TraceLens);
+  const auto result =
+      validate_findings_text(file, "out/category_findings/gemm_findings.md", "compute",
+                             FindingsScope::Standalone, ValidationMode::TraceLens);
   REQUIRE(result.errors.size() == 1);
   CHECK(result.errors[0] ==
         "compute Data table at line 13: header must start with the 10 canonical columns in order "

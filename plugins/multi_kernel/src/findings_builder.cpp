@@ -15,7 +15,6 @@ std::string counted(const PyNumber& count, const char* singular, const char* plu
   return count.str() + " " + (count.value() == 1.0 ? singular : plural);
 }
 
-
 constexpr const char* kMetricsFile = "`multi_kernel_metrics.json`";
 
 std::string bool_text(bool value) { return value ? "true" : "false"; }
@@ -64,8 +63,7 @@ fd::Section overview(const AnalysisResult& result) {
                                    ". Communication recommendations follow " + mode +
                                    " strategies."));
   if (result.corrected) {
-    std::string text =
-        "**Metrics mode**: corrected (Loupe default, see docs/deviations.md). ";
+    std::string text = "**Metrics mode**: corrected (Loupe default, see docs/deviations.md). ";
     if (result.denominator_population == "all_gpu_events") {
       text += "Memory-copy shares use the all-GPU-event span of " +
               fixed(result.denominator_ms.value(), 3) + " ms from multi_kernel_data.json.";
@@ -174,8 +172,9 @@ std::string root_cause(const AnalysisResult& result, const DirectionStats& stats
       return "The transfer count of " + stats.count.str() + " exceeds 10, but the time share of " +
              pct_text + "% is at most 1%, so the direction is not flagged.";
     }
-    return "Below thresholds (" + counted(stats.count, "transfer", "transfers") + " against a limit of 10, and " +
-           pct_text + "% of total GPU time against a limit of 5%).";
+    return "Below thresholds (" + counted(stats.count, "transfer", "transfers") +
+           " against a limit of 10, and " + pct_text +
+           "% of total GPU time against a limit of 5%).";
   }
   std::string text;
   if (issue->by_count && issue->by_time_share) {
@@ -522,16 +521,16 @@ fd::Document build_findings(const AnalysisResult& result, const std::vector<Card
   if (cards.empty()) {
     doc.sections.push_back(
         {"Outcome",
-         {fd::paragraph(
-             "No multi-kernel issue crossed a threshold: " +
-             counted(result.memcpy.total_count, "memory copy", "memory copies") + ", " +
-             (result.blocking.evaluated ? "exposed communication at " + exposed_summary(result)
-                                        : std::string("no communication time")) +
-             ", and " +
-             (result.overlap.evaluated
-                  ? "compute/communication overlap at " + overlap_summary(result)
-                  : std::string("too little communication to grade overlap")) +
-             ". No recommendation is made.")}});
+         {fd::paragraph("No multi-kernel issue crossed a threshold: " +
+                        counted(result.memcpy.total_count, "memory copy", "memory copies") + ", " +
+                        (result.blocking.evaluated
+                             ? "exposed communication at " + exposed_summary(result)
+                             : std::string("no communication time")) +
+                        ", and " +
+                        (result.overlap.evaluated
+                             ? "compute/communication overlap at " + overlap_summary(result)
+                             : std::string("too little communication to grade overlap")) +
+                        ". No recommendation is made.")}});
   }
   return doc;
 }

@@ -41,8 +41,7 @@
 
 /* True when a struct filled by the other side contains FIELD. */
 #define LOUPE_HAS_FIELD(ptr, type, field) \
-  ((ptr) != NULL &&                       \
-   (ptr)->struct_size >= offsetof(type, field) + sizeof(((const type*)0)->field))
+  ((ptr) != NULL && (ptr)->struct_size >= offsetof(type, field) + sizeof(((const type*)0)->field))
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,9 +50,9 @@ extern "C" {
 /* ---- Status codes ------------------------------------------------------------------------ */
 typedef int32_t loupe_status;
 #define LOUPE_OK 0
-#define LOUPE_ERROR 1        /* the analysis failed; the host marks the category ERROR */
-#define LOUPE_EINVAL 2       /* a call received an invalid argument (NULL, out of range) */
-#define LOUPE_ESTATE 3       /* a call was made at the wrong time (e.g. emitting twice) */
+#define LOUPE_ERROR 1  /* the analysis failed; the host marks the category ERROR */
+#define LOUPE_EINVAL 2 /* a call received an invalid argument (NULL, out of range) */
+#define LOUPE_ESTATE 3 /* a call was made at the wrong time (e.g. emitting twice) */
 
 /* ---- Enumerations (int32_t on the wire) --------------------------------------------------- */
 #define LOUPE_TIER_SYSTEM 1  /* one findings file under system_findings/ */
@@ -96,10 +95,10 @@ typedef struct loupe_run loupe_run;     /* the output channel of one analyze cal
 /* One CSV cell. The caller sets struct_size; the host fills the fields it knows. */
 typedef struct loupe_cell {
   size_t struct_size;
-  int32_t kind;      /* LOUPE_CELL_* */
-  double number;     /* valid when kind == LOUPE_CELL_NUMBER */
-  const char* text;  /* field text after CSV unquoting, UTF-8, NUL-terminated; host-owned */
-  size_t text_size;  /* bytes in text, without the NUL */
+  int32_t kind;     /* LOUPE_CELL_* */
+  double number;    /* valid when kind == LOUPE_CELL_NUMBER */
+  const char* text; /* field text after CSV unquoting, UTF-8, NUL-terminated; host-owned */
+  size_t text_size; /* bytes in text, without the NUL */
 } loupe_cell;
 
 /*
@@ -146,11 +145,11 @@ typedef struct loupe_host_services {
   const char* (*model_property)(const loupe_model* model, const char* key);
 
   /* -- JSON values -- */
-  int32_t (*json_kind)(const loupe_json* value);             /* LOUPE_JSON_* */
-  int64_t (*json_int)(const loupe_json* value);              /* INT; 0 otherwise */
-  double (*json_double)(const loupe_json* value);            /* INT or DOUBLE; NaN otherwise */
+  int32_t (*json_kind)(const loupe_json* value);  /* LOUPE_JSON_* */
+  int64_t (*json_int)(const loupe_json* value);   /* INT; 0 otherwise */
+  double (*json_double)(const loupe_json* value); /* INT or DOUBLE; NaN otherwise */
   const char* (*json_string)(const loupe_json* value, size_t* size); /* STRING; NULL otherwise */
-  size_t (*json_size)(const loupe_json* value);              /* ARRAY/OBJECT length; 0 otherwise */
+  size_t (*json_size)(const loupe_json* value); /* ARRAY/OBJECT length; 0 otherwise */
   const loupe_json* (*json_at)(const loupe_json* value, size_t index); /* element / member value */
   const char* (*json_key_at)(const loupe_json* value, size_t index, size_t* size); /* OBJECT */
   /* Member by key (the last one when a key repeats, like Python's json). NULL when absent. */
@@ -160,8 +159,7 @@ typedef struct loupe_host_services {
   size_t (*table_row_count)(const loupe_table* table);
   size_t (*table_column_count)(const loupe_table* table);
   const char* (*table_column_name)(const loupe_table* table, size_t column, size_t* size);
-  loupe_status (*table_cell)(const loupe_table* table, size_t row, size_t column,
-                             loupe_cell* out);
+  loupe_status (*table_cell)(const loupe_table* table, size_t row, size_t column, loupe_cell* out);
 } loupe_host_services;
 
 /* What the host asks a plugin to do: analyze one category. Host-owned, valid during the call. */
@@ -192,16 +190,16 @@ typedef struct loupe_host_info {
  */
 typedef struct loupe_plugin_descriptor {
   size_t struct_size;
-  uint32_t abi_major;           /* LOUPE_ABI_MAJOR the plugin was built with */
-  uint32_t abi_minor;           /* LOUPE_ABI_MINOR the plugin was built with */
-  uint32_t required_host_minor; /* oldest host-services minor whose functions it calls */
-  const char* name;             /* short identifier, e.g. "conv" */
-  const char* version;          /* plugin version, e.g. "1.0.0" */
-  const char* description;      /* one line */
-  int32_t tier;                 /* LOUPE_TIER_* */
+  uint32_t abi_major;            /* LOUPE_ABI_MAJOR the plugin was built with */
+  uint32_t abi_minor;            /* LOUPE_ABI_MINOR the plugin was built with */
+  uint32_t required_host_minor;  /* oldest host-services minor whose functions it calls */
+  const char* name;              /* short identifier, e.g. "conv" */
+  const char* version;           /* plugin version, e.g. "1.0.0" */
+  const char* description;       /* one line */
+  int32_t tier;                  /* LOUPE_TIER_* */
   const char* const* categories; /* categories it analyzes, e.g. {"conv_fwd","conv_bwd"} */
   size_t category_count;
-  const char* const* reads;     /* categories whose results it reads (run before it) */
+  const char* const* reads; /* categories whose results it reads (run before it) */
   size_t read_count;
   loupe_analyze_fn analyze;
 } loupe_plugin_descriptor;

@@ -61,8 +61,8 @@ TEST_CASE("fusion_candidates.json equals TraceLens's for every reference trace",
         shared / "data/reference" / run / "perf_report_csvs/unified_perf_summary.csv";
     if (fs::exists(csv_path)) csv = loupe::core::parse_csv(loupe::test::read_text(csv_path));
 
-    const auto result = loupe::core::prepare::fusion_candidates_standalone(
-        loaded.model, tree, csv ? &*csv : nullptr);
+    const auto result = loupe::core::prepare::fusion_candidates_standalone(loaded.model, tree,
+                                                                           csv ? &*csv : nullptr);
     CHECK_FALSE(result.failed);
     const std::string expected = loupe::test::read_text(expected_path);
     CHECK(result.json == expected);
