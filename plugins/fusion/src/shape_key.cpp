@@ -129,7 +129,10 @@ class LiteralReader {
     }
     if (word == "True" || word == "False") {
       node.kind = Node::Kind::Number;
-      node.atom = word == "True" ? "1" : "0";
+      node.atom.assign(
+          1, word == "True"
+                 ? '1'
+                 : '0');  // assign(): GCC 12 -Wrestrict false positive on operator=(const char*)
       return node;
     }
     // Python literals: no nan/inf words, no '_'-free restrictions needed for shapes.
@@ -160,7 +163,7 @@ Node node_from_json(const Json& value) {
     node.atom = number_atom(value.as_double());
   } else if (value.is_bool()) {
     node.kind = Node::Kind::Number;
-    node.atom = value.as_bool() ? "1" : "0";
+    node.atom.assign(1, value.as_bool() ? '1' : '0');
   } else if (value.is_string()) {
     node.kind = Node::Kind::String;
     node.atom = "'" + value.as_string() + "'";
