@@ -10,23 +10,6 @@ constexpr std::string_view kPHeadingPrefix = "### ";
 constexpr std::string_view kCandidatePrefix = "<!-- reasoning-candidate";
 constexpr std::string_view kSentinel = "not quantifiable from trace data";
 
-// Advances over characters satisfying `predicate`; returns the new offset.
-template <typename Predicate>
-std::size_t skip_while(std::string_view text, std::size_t pos, Predicate predicate) {
-  while (pos < text.size()) {
-    const DecodedChar decoded = decode_at(text, pos);
-    if (!predicate(decoded.code_point)) {
-      break;
-    }
-    pos += decoded.length;
-  }
-  return pos;
-}
-
-bool literal_at(std::string_view text, std::size_t pos, std::string_view literal) {
-  return text.substr(pos, literal.size()) == literal;
-}
-
 // `P(\d+)\s*:` at `pos`; returns the match end. Backtracking never helps here: fewer digits
 // leave a digit where `\s` or `:` is needed, fewer spaces leave a space where `:` is needed.
 std::optional<std::size_t> match_p_number_colon(std::string_view text, std::size_t pos) {

@@ -8,23 +8,7 @@ namespace {
 
 constexpr std::string_view kCommentOpen = "<!--";
 
-template <typename Predicate>
-std::size_t skip_while(std::string_view text, std::size_t pos, Predicate predicate) {
-  while (pos < text.size()) {
-    const DecodedChar decoded = decode_at(text, pos);
-    if (!predicate(decoded.code_point)) {
-      break;
-    }
-    pos += decoded.length;
-  }
-  return pos;
-}
-
 bool is_not_space(char32_t cp) { return !is_space_char(cp); }
-
-bool literal_at(std::string_view text, std::size_t pos, std::string_view literal) {
-  return text.substr(pos, literal.size()) == literal;
-}
 
 // `<!--\s*<keyword>` at `begin`; returns the offset after the keyword.
 std::optional<std::size_t> match_open_keyword(std::string_view text, std::size_t begin,

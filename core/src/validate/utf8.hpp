@@ -24,4 +24,20 @@ DecodedChar decode_before(std::string_view text, std::size_t pos);
 
 void append_utf8(char32_t code_point, std::string& out);
 
+// Advances over the characters whose code point satisfies `predicate`; returns the new offset.
+template <typename Predicate>
+std::size_t skip_while(std::string_view text, std::size_t pos, Predicate predicate) {
+  while (pos < text.size()) {
+    const DecodedChar decoded = decode_at(text, pos);
+    if (!predicate(decoded.code_point)) break;
+    pos += decoded.length;
+  }
+  return pos;
+}
+
+// True when `literal` starts at byte offset `pos` of `text`.
+inline bool literal_at(std::string_view text, std::size_t pos, std::string_view literal) {
+  return text.substr(pos, literal.size()) == literal;
+}
+
 }  // namespace loupe::core::validate_detail
