@@ -8,6 +8,7 @@
 #include "loupe/core/analysis_dir.hpp"
 #include "loupe/core/analysis_runner.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "trace_to_directory.hpp"
 
 namespace loupe::cli {
 
@@ -49,11 +50,17 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
 
 int run_analyze(const std::vector<std::string>& args) {
   po::options_description visible(
-      "Usage: loupe analyze DIR [options]\n\n"
+      "Usage: loupe analyze DIR [options]\n"
+      "       loupe analyze --trace TRACE -o OUT [--platform NAME | --arch FILE] [options]\n\n"
       "Runs the analyzer plugins over the TraceLens-style analysis directory DIR, in dependency\n"
       "order, each in its own process. Writes category_data/<cat>_metrics.json,\n"
       "system_findings/<name>_findings.md, category_findings/<cat>_findings.md and\n"
-      "loupe_run.json into the output directory; every findings file is validated first.\n"
+      "loupe_run.json into the output directory; every findings file is validated first.\n\n"
+      "With --trace, first reads the PyTorch profiler trace (.json or .json.gz) natively and\n"
+      "writes the analysis directory into OUT (perf_report_csvs/gpu_timeline.csv,\n"
+      "category_data/: category_manifest.json, multi_kernel_data.json, fusion_candidates.json,\n"
+      "metadata/), then analyzes it. The platform's peaks come from --arch FILE, --platform NAME,\n"
+      "the trace's device name, or MI300X, in that order.\n\n"
       "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable "
       "input.\n\n"
       "Options");
@@ -72,6 +79,11 @@ int run_analyze(const std::vector<std::string>& args) {
       "workload", po::value<std::string>(),
       "training | inference (when the manifest does not say)")(
       "no-isolate", "run plugins inside this process (debugging; a crash stops loupe)")(
+      "trace", po::value<std::string>(), "read this raw trace and write the analysis directory")(
+      "platform", po::value<std::string>(),
+      "with --trace: a bundled platform (B200, H100, H200, MI300X, MI325X, MI355X)")(
+      "arch", po::value<std::string>(),
+      "with --trace: a platform spec JSON (name, mem_bw_gbps, memory_gb, max_achievable_tflops)")(
       "plugin-timeout", po::value<double>()->default_value(300.0),
       "seconds one plugin category may take");
   add_verbosity_options(visible);
@@ -89,11 +101,29 @@ int run_analyze(const std::vector<std::string>& args) {
     return kExitOk;
   }
   apply_verbosity(vm);
-  if (vm.count("dir") == 0) {
-    std::cerr << "loupe analyze: missing DIR (the analysis directory)\n";
+  const bool from_trace = vm.count("trace") > 0;
+  if (from_trace && vm.count("dir") > 0) {
+    std::cerr << "loupe analyze: give either DIR or --trace TRACE, not both\n";
     return kExitUsage;
   }
-  const fs::path dir = vm["dir"].as<std::string>();
+  if (!from_trace && vm.count("dir") == 0) {
+    std::cerr << "loupe analyze: missing DIR (the analysis directory) or --trace TRACE\n";
+    return kExitUsage;
+  }
+  if (from_trace && vm.count("output") == 0) {
+    std::cerr << "loupe analyze: --trace needs -o OUT (where to write the analysis directory)\n";
+    return kExitUsage;
+  }
+  if (!from_trace && (vm.count("platform") > 0 || vm.count("arch") > 0)) {
+    std::cerr << "loupe analyze: --platform and --arch apply to --trace only\n";
+    return kExitUsage;
+  }
+  if (vm.count("platform") > 0 && vm.count("arch") > 0) {
+    std::cerr << "loupe analyze: give either --platform or --arch, not both\n";
+    return kExitUsage;
+  }
+  const fs::path dir =
+      from_trace ? fs::path(vm["output"].as<std::string>()) : fs::path(vm["dir"].as<std::string>());
 
   core::AnalyzeOptions options;
   options.output_dir = vm.count("output") > 0 ? fs::path(vm["output"].as<std::string>()) : dir;
@@ -126,6 +156,17 @@ int run_analyze(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   options.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
+
+  if (from_trace) {
+    TraceToDirectoryOptions trace_options;
+    trace_options.trace = vm["trace"].as<std::string>();
+    trace_options.output_dir = dir;
+    if (vm.count("platform") > 0) trace_options.platform = vm["platform"].as<std::string>();
+    if (vm.count("arch") > 0) trace_options.arch_file = fs::path(vm["arch"].as<std::string>());
+    trace_options.compat_tracelens = options.compat_tracelens;
+    trace_options.quiet = vm.count("quiet") > 0;
+    if (const int rc = write_directory_from_trace(trace_options); rc != kExitOk) return rc;
+  }
 
   core::Model model;
   try {

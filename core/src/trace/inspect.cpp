@@ -40,16 +40,7 @@ InspectSummary summarize(const LoadResult& loaded, const EventTree& tree, TimeMo
   }
   std::stable_sort(s.by_category.begin(), s.by_category.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
-  if (const std::string* props = m.trace_metadata_value("deviceProperties")) {
-    rapidjson::Document doc;
-    doc.Parse(props->c_str());
-    if (!doc.HasParseError() && doc.IsArray()) {
-      for (const auto& d : doc.GetArray()) {
-        if (d.IsObject() && d.HasMember("name") && d["name"].IsString())
-          s.device_names.emplace_back(d["name"].GetString());
-      }
-    }
-  }
+  s.device_names = m.device_names();
   s.linking_key = tree.linking_key() == LinkingKey::kCorrelation ? "correlation" : "External id";
   s.gpu_only = tree.gpu_only();
   s.tree = tree.stats();

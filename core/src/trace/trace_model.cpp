@@ -1,5 +1,7 @@
 #include "loupe/core/trace/trace_model.hpp"
 
+#include <rapidjson/document.h>
+
 #include <array>
 
 namespace loupe::core::trace {
@@ -199,6 +201,25 @@ std::uint64_t TraceDiagnostics::total() const {
   std::uint64_t t = 0;
   for (auto n : warnings) t += n;
   return t;
+}
+
+}  // namespace loupe::core::trace
+
+namespace loupe::core::trace {
+
+std::vector<std::string> TraceModel::device_names() const {
+  std::vector<std::string> names;
+  const std::string* props = trace_metadata_value("deviceProperties");
+  if (props == nullptr) return names;
+  rapidjson::Document doc;
+  doc.Parse(props->c_str());
+  if (doc.HasParseError() || !doc.IsArray()) return names;
+  for (const auto& d : doc.GetArray()) {
+    if (d.IsObject() && d.HasMember("name") && d["name"].IsString()) {
+      names.emplace_back(d["name"].GetString(), d["name"].GetStringLength());
+    }
+  }
+  return names;
 }
 
 }  // namespace loupe::core::trace

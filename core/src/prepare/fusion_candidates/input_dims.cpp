@@ -1,8 +1,6 @@
 // JSON args -> Json, a small ast.literal_eval, and the §1.6 shape key.
 #include "input_dims.hpp"
 
-#include <rapidjson/document.h>
-
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
@@ -12,26 +10,6 @@
 
 namespace loupe::core::prepare::fusion {
 namespace {
-
-Json from_rapidjson(const rapidjson::Value& v) {
-  if (v.IsNull()) return Json();
-  if (v.IsBool()) return Json(v.GetBool());
-  if (v.IsInt64()) return Json(static_cast<long long>(v.GetInt64()));
-  if (v.IsUint64()) return Json(static_cast<double>(v.GetUint64()));
-  if (v.IsNumber()) return Json(v.GetDouble());
-  if (v.IsString()) return Json(std::string(v.GetString(), v.GetStringLength()));
-  if (v.IsArray()) {
-    Json out = Json::array();
-    for (const auto& item : v.GetArray()) out.push_back(from_rapidjson(item));
-    return out;
-  }
-  Json out = Json::object();
-  for (const auto& m : v.GetObject()) {
-    out.as_object().emplace_back(std::string(m.name.GetString(), m.name.GetStringLength()),
-                                 from_rapidjson(m.value));
-  }
-  return out;
-}
 
 class LiteralParser {
  public:
@@ -305,14 +283,6 @@ std::optional<std::string> shape_key_of(const PyValue& v) {
 }
 
 }  // namespace
-
-Json parse_json_text(std::string_view text) {
-  rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag>(text.data(),
-                                                                                 text.size());
-  if (doc.HasParseError()) return Json(std::string(text));
-  return from_rapidjson(doc);
-}
 
 bool PyValue::truthy() const {
   switch (kind) {

@@ -10,12 +10,13 @@
 #include <utility>
 #include <vector>
 
+#include "json_text.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core::prepare::fusion {
 
 // Compact JSON text (an args value) -> Json; integers stay ints, floats doubles.
-Json parse_json_text(std::string_view text);
+using loupe::core::prepare::parse_json_text;
 
 // A Python literal value.
 struct PyValue {

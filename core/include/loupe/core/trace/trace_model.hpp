@@ -174,6 +174,8 @@ class TraceModel {
     return metadata_;
   }
   const std::string* trace_metadata_value(std::string_view key) const;
+  // deviceProperties[].name, in file order (empty when the trace has none).
+  std::vector<std::string> device_names() const;
 
   std::uint64_t events_in_category(Category c) const {
     return category_counts_[static_cast<int>(c)];

@@ -1,0 +1,92 @@
+#include "trace_to_directory.hpp"
+
+#include <chrono>
+#include <iostream>
+
+#include <spdlog/spdlog.h>
+
+#include "cli_common.hpp"
+#include "loupe/core/prepare/analysis_dir_writer.hpp"
+#include "loupe/core/trace/json_reader.hpp"
+
+namespace loupe::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kProgressThreshold = 64u << 20;  // report read progress above this size
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int write_directory_from_trace(const TraceToDirectoryOptions& options) {
+  std::error_code ec;
+  const auto file_size = fs::file_size(options.trace, ec);
+  if (ec) {
+    std::cerr << "loupe analyze: cannot read " << options.trace.string() << ": " << ec.message()
+              << "\n";
+    return kExitUsage;
+  }
+  core::trace::LoadOptions load_options;
+  if (!options.quiet && file_size >= kProgressThreshold) {
+    load_options.progress = [file_size](std::uint64_t json_bytes, std::uint64_t input_bytes) {
+      std::cerr << "loupe analyze: read " << json_bytes / 1000000 << " MB of JSON ("
+                << input_bytes * 100 / file_size << "% of the file)\n";
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  core::trace::LoadResult loaded;
+  try {
+    loaded = core::trace::load_trace(options.trace, load_options);
+  } catch (const std::exception& e) {
+    std::cerr << "loupe analyze: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (loaded.error) {
+    std::cerr << "loupe analyze: " << options.trace.string() << ": " << loaded.error->describe()
+              << " (" << loaded.model.event_count() << " events read before it)\n";
+    return kExitUsage;
+  }
+  spdlog::info("loaded {} events from {} in {:.2f} s", loaded.model.event_count(),
+               options.trace.string(), seconds_since(start));
+
+  core::prepare::PrepareOptions prepare;
+  prepare.trace_path = options.trace;
+  prepare.output_dir = options.output_dir;
+  prepare.compat_tracelens = options.compat_tracelens;
+  if (!options.quiet) {
+    prepare.progress = [](std::string_view step) { spdlog::info("{}", step); };
+  }
+  try {
+    prepare.arch = core::prepare::select_arch(options.arch_file, options.platform,
+                                              loaded.model.device_names());
+  } catch (const std::exception& e) {
+    std::cerr << "loupe analyze: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  spdlog::info("using {}", prepare.arch.reason);
+
+  core::prepare::PreparedDirectory prepared;
+  try {
+    prepared = core::prepare::prepare_analysis_directory(loaded.model, prepare);
+  } catch (const core::prepare::PrepareError& e) {
+    std::cerr << "loupe analyze: " << options.trace.string() << ": " << e.what() << "\n";
+    return kExitUsage;
+  }
+  for (const auto& note : prepared.notes) spdlog::warn("{}", note);
+  try {
+    core::prepare::write_prepared_directory(prepared, options.output_dir);
+  } catch (const std::exception& e) {
+    std::cerr << "loupe analyze: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  spdlog::info("wrote {} files into {} ({:.2f} s since start)", prepared.files.size(),
+               options.output_dir.string(), seconds_since(start));
+  return kExitOk;
+}
+
+}  // namespace loupe::cli

@@ -1,0 +1,24 @@
+// `loupe analyze --trace`: load the trace (with progress), prepare the analysis directory and
+// write it, reporting problems the way every subcommand does.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace loupe::cli {
+
+struct TraceToDirectoryOptions {
+  std::filesystem::path trace;
+  std::filesystem::path output_dir;
+  std::optional<std::string> platform;
+  std::optional<std::filesystem::path> arch_file;
+  bool compat_tracelens = false;
+  bool quiet = false;
+};
+
+// Returns kExitOk when the directory was written, else prints the reason and returns the exit
+// code (kExitUsage: unreadable or unusable trace, bad platform/arch, unwritable directory).
+int write_directory_from_trace(const TraceToDirectoryOptions& options);
+
+}  // namespace loupe::cli

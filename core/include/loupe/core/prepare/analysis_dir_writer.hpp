@@ -1,0 +1,57 @@
+// `loupe analyze --trace`: a raw trace -> a TraceLens-compatible analysis directory
+// (perf_report_csvs/, category_data/, metadata/), what TraceLens's perf report and
+// orchestrator_prepare.py write (spec trace_model.md §3, multi_kernel.md §2, fusion.md §1-§2,
+// conv.md §1.2).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loupe/core/prepare/arch_selection.hpp"
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::core::prepare {
+
+// The trace cannot become an analysis directory (e.g. it holds no GPU event).
+class PrepareError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct PrepareOptions {
+  std::filesystem::path trace_path;  // recorded in the manifest and metadata
+  std::filesystem::path output_dir;  // recorded, and where the files go
+  ArchSelection arch;
+  bool compat_tracelens = false;  // TraceLens's double-precision times in gpu_timeline.csv
+  // Transitional: a perf report's unified_perf_summary.csv to split into the compute
+  // categories (<cat>_ops.csv, metadata, manifest entries) until Loupe computes its own.
+  std::optional<std::string> unified_perf_summary_csv;
+  std::function<void(std::string_view)> progress;  // one line per step
+};
+
+struct PreparedFile {
+  std::string relative_path;  // e.g. "category_data/multi_kernel_data.json"
+  std::string bytes;
+};
+
+struct PreparedDirectory {
+  std::vector<PreparedFile> files;  // in writing order; the manifest comes last
+  std::vector<std::string> notes;   // what could not be produced, and why
+  bool gpu_only = false;
+};
+
+// Computes every file in memory. Throws PrepareError when nothing can be produced.
+PreparedDirectory prepare_analysis_directory(const trace::TraceModel& model,
+                                             const PrepareOptions& options);
+
+// Writes each file atomically under `output_dir` (the manifest last, so a directory with a
+// manifest is complete). Throws std::runtime_error naming the file that could not be written.
+void write_prepared_directory(const PreparedDirectory& prepared,
+                              const std::filesystem::path& output_dir);
+
+}  // namespace loupe::core::prepare

@@ -1,0 +1,187 @@
+// The pipeline behind `loupe analyze --trace`: event tree, perf report CSVs, category data,
+// metadata and manifest, computed in memory and then written file by file.
+#include "loupe/core/prepare/analysis_dir_writer.hpp"
+
+#include <exception>
+
+#include "category_split.hpp"
+#include "loupe/core/atomic_file.hpp"
+#include "loupe/core/csv_table.hpp"
+#include "loupe/core/prepare/fusion_candidates.hpp"
+#include "loupe/core/prepare/multi_kernel_data.hpp"
+#include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/gpu_timeline.hpp"
+#include "metadata_documents.hpp"
+
+namespace loupe::core::prepare {
+namespace {
+
+namespace fs = std::filesystem;
+using analysis_dir::DocumentContext;
+
+std::string recorded_path(const fs::path& p) {
+  std::error_code ec;
+  const fs::path abs = fs::absolute(p, ec);
+  return (ec ? p : abs.lexically_normal()).string();
+}
+
+class Pipeline {
+ public:
+  Pipeline(const trace::TraceModel& model, const PrepareOptions& options)
+      : model_(model), options_(options) {}
+
+  PreparedDirectory run() {
+    step("building the event tree");
+    trace::TreeOptions tree_options;
+    tree_options.add_python_func = true;  // what orchestrator_prepare loads (fusion.md §2)
+    tree_options.time_mode = trace::TimeMode::kTraceLensCompat;
+    const auto tree = trace::EventTree::build(model_, tree_options);
+    out_.gpu_only = tree.gpu_only();
+
+    step("computing the GPU timeline");
+    trace::GpuTimelineOptions timeline_options;
+    timeline_options.time_mode =
+        options_.compat_tracelens ? trace::TimeMode::kTraceLensCompat : trace::TimeMode::kExact;
+    timeline_options.include_unlinked = tree.gpu_only();
+    const auto timeline = trace::compute_gpu_timeline(model_, tree, timeline_options);
+    if (!timeline) {
+      throw PrepareError(
+          "the trace has no GPU event (kernel, gpu_memcpy or gpu_memset) linked to the host; "
+          "there is nothing to analyze");
+    }
+    const std::string timeline_csv = trace::gpu_timeline_csv(*timeline);
+    add("perf_report_csvs/gpu_timeline.csv", timeline_csv);
+
+    ctx_.platform = options_.arch.platform;
+    ctx_.arch_spec = options_.arch.spec;
+    ctx_.trace_path = recorded_path(options_.trace_path);
+    ctx_.output_dir = recorded_path(options_.output_dir);
+    ctx_.gpu_utilization = gpu_utilization_from_csv(timeline_csv);
+
+    step("summarizing memcpy, communication and overlap");
+    MultiKernelOptions mk_options;
+    mk_options.integer_times = gpu_times_are_integers(model_);
+    const Json mk_data = build_multi_kernel_data(model_, mk_options);
+    add("category_data/multi_kernel_data.json", multi_kernel_data_text(mk_data));
+
+    std::optional<CsvTable> unified;
+    if (options_.unified_perf_summary_csv) unified = parse_csv(*options_.unified_perf_summary_csv);
+
+    std::size_t fusion_count = 0;
+    if (tree.gpu_only()) {
+      note(
+          "GPU-only trace (no CPU ops): no perf report tables, compute categories or fusion "
+          "candidates; the GPU timeline and the multi-kernel data are complete");
+    } else {
+      step("extracting kernel fusion candidates");
+      const auto fusion = fusion_candidates_standalone(model_, tree, unified ? &*unified : nullptr);
+      if (fusion.failed) note("fusion candidate extraction failed: " + fusion.error);
+      fusion_count = fusion.candidate_count;
+      add("category_data/fusion_candidates.json", fusion.json);
+    }
+
+    Json categories = Json::array();
+    if (unified) {
+      step("splitting operations into categories");
+      add_compute_categories(*unified, categories);
+    } else if (!tree.gpu_only()) {
+      note(
+          "compute categories (gemm, conv_fwd, conv_bwd, ...) need unified_perf_summary.csv, "
+          "which this version does not compute from a trace yet");
+    }
+
+    add_cpu_idle(categories);
+    if (has_multi_kernel_events(mk_data)) add_multi_kernel(categories);
+    if (fusion_count > 0)
+      categories.push_back(analysis_dir::kernel_fusion_entry(ctx_, fusion_count));
+
+    add_json("metadata/model_info.json", analysis_dir::model_info_document());
+    Json manifest = Json::object();
+    manifest["platform"] = ctx_.platform;
+    manifest["trace_path"] = ctx_.trace_path;
+    manifest["output_dir"] = ctx_.output_dir;
+    manifest["comparison_scope"] = "standalone";
+    manifest["gpu_utilization"] = ctx_.gpu_utilization;
+    manifest["categories"] = std::move(categories);
+    manifest["time_metric_note"] =
+        "Use gpu_kernel_time_ms for bottleneck prioritization. cpu_duration_ms includes "
+        "sync/launch overhead.";
+    add_json("category_data/category_manifest.json", manifest);
+    return std::move(out_);
+  }
+
+ private:
+  void step(std::string_view what) {
+    if (options_.progress) options_.progress(what);
+  }
+  void note(std::string text) { out_.notes.push_back(std::move(text)); }
+  void add(std::string relative_path, std::string bytes) {
+    out_.files.push_back({std::move(relative_path), std::move(bytes)});
+  }
+  void add_json(std::string relative_path, const Json& doc) {
+    add(std::move(relative_path), loupe::dump_python_json(doc, 2));
+  }
+
+  void add_compute_categories(const CsvTable& unified, Json& categories) {
+    for (auto& category : analysis_dir::split_categories(unified)) {
+      const std::string csv_rel = "category_data/" + category.name + "_ops.csv";
+      const std::string meta_rel = "metadata/" + category.name + "_metadata.json";
+      add(csv_rel, category.csv_text);
+      Json meta = analysis_dir::metadata_base(ctx_, category.display_name, category.name);
+      meta["trace_loading_policy"] = "DO_NOT_LOAD_TRACE_use_precomputed_tree_data";
+      Json breakdown = category.time_breakdown;
+      breakdown["note"] =
+          "Use gpu_kernel_time_ms for bottleneck prioritization. sync_time_ms indicates "
+          "host-device sync overhead.";
+      meta["time_breakdown"] = std::move(breakdown);
+      add_json(meta_rel, meta);
+
+      Json entry = Json::object();
+      entry["name"] = category.name;
+      entry["display_name"] = category.display_name;
+      entry["skill"] = analysis_dir::category_skill(category.name);
+      entry["tier"] = "compute_kernel";
+      entry["ops_count"] = category.ops_count;
+      entry["csv_file"] = ctx_.output_dir + "/" + csv_rel;
+      entry["metadata_file"] = ctx_.output_dir + "/" + meta_rel;
+      for (const auto& [key, value] : category.time_breakdown.as_object()) entry[key] = value;
+      categories.push_back(std::move(entry));
+    }
+  }
+
+  void add_cpu_idle(Json& categories) {
+    add_json("metadata/cpu_idle_metadata.json",
+             analysis_dir::metadata_base(ctx_, "CPU/Idle Analysis", "cpu_idle"));
+    add("category_data/cpu_idle_ops.csv", "\n");  // pandas' empty DataFrame
+    auto& list = categories.as_array();
+    list.insert(list.begin(), analysis_dir::cpu_idle_entry(ctx_));
+  }
+
+  void add_multi_kernel(Json& categories) {
+    Json meta = analysis_dir::metadata_base(ctx_, "Multi-Kernel Issues", "multi_kernel");
+    meta["tier"] = "system";
+    add_json("metadata/multi_kernel_metadata.json", meta);
+    categories.push_back(analysis_dir::multi_kernel_entry(ctx_));
+  }
+
+  const trace::TraceModel& model_;
+  const PrepareOptions& options_;
+  DocumentContext ctx_;
+  PreparedDirectory out_;
+};
+
+}  // namespace
+
+PreparedDirectory prepare_analysis_directory(const trace::TraceModel& model,
+                                             const PrepareOptions& options) {
+  return Pipeline(model, options).run();
+}
+
+void write_prepared_directory(const PreparedDirectory& prepared,
+                              const std::filesystem::path& output_dir) {
+  for (const auto& file : prepared.files) {
+    write_file_atomically(output_dir / file.relative_path, file.bytes);
+  }
+}
+
+}  // namespace loupe::core::prepare

@@ -1,0 +1,132 @@
+// `loupe analyze --trace`: a raw trace to a prepared analysis directory and the analyzers'
+// outputs, plus clean usage and input errors (exit 2, nothing half-written).
+#include <rapidjson/document.h>
+#include <catch2/catch.hpp>
+
+#include "cli_runner.hpp"
+#include "test_paths.hpp"
+#include "trace_text.hpp"
+
+namespace fs = std::filesystem;
+using loupe::test::run_loupe;
+
+namespace {
+
+rapidjson::Document parse_file(const fs::path& path) {
+  rapidjson::Document d;
+  d.Parse(loupe::test::read_text(path).c_str());
+  REQUIRE_FALSE(d.HasParseError());
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("loupe analyze --trace prepares the directory and analyzes it", "[trace][cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "small.json.gz";
+  loupe::test::write_text(trace, loupe::test::trace::gzip(loupe::test::trace::small_trace()));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("platform MI300X (the trace names no device"));
+  for (const char* rel :
+       {"perf_report_csvs/gpu_timeline.csv", "category_data/category_manifest.json",
+        "category_data/multi_kernel_data.json", "category_data/fusion_candidates.json",
+        "category_data/cpu_idle_ops.csv", "metadata/cpu_idle_metadata.json",
+        "metadata/model_info.json", "loupe_run.json"}) {
+    INFO(rel);
+    CHECK(fs::is_regular_file(out / rel));
+  }
+  const auto manifest = parse_file(out / "category_data/category_manifest.json");
+  CHECK(std::string(manifest["platform"].GetString()) == "MI300X");
+  CHECK(manifest["gpu_utilization"]["total_time_ms"].GetDouble() == 0.02);
+  CHECK(manifest["gpu_utilization"]["computation_time_percent"].GetDouble() == 100.0);
+  // One kernel, no copies, no collectives, no fusion candidate: only cpu_idle is listed.
+  REQUIRE(manifest["categories"].Size() == 1);
+  CHECK(std::string(manifest["categories"][0]["name"].GetString()) == "cpu_idle");
+  const auto meta = parse_file(out / "metadata/cpu_idle_metadata.json");
+  CHECK(meta["peak_hbm_bw_tbs"].GetDouble() == 5.3);
+  CHECK(std::string(meta["trace_path"].GetString()) == fs::absolute(trace).lexically_normal());
+}
+
+TEST_CASE("loupe analyze --trace picks the platform", "[trace][cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "small.json";
+  loupe::test::write_text(trace, loupe::test::trace::small_trace());
+  const auto forced = run_loupe({"analyze", "--trace", trace.string(), "-o",
+                                 (tmp.path() / "a").string(), "--platform", "H100"});
+  REQUIRE(forced.exit_code == 0);
+  const auto meta = parse_file(tmp.path() / "a/metadata/cpu_idle_metadata.json");
+  CHECK(std::string(meta["platform"].GetString()) == "H100");
+  CHECK(meta["peak_hbm_bw_tbs"].GetDouble() == 3.35);
+  CHECK(meta["max_achievable_tflops"]["matrix_bf16"].GetInt() == 989);
+
+  const fs::path arch = tmp.path() / "lab.json";
+  loupe::test::write_text(arch, R"({"name": "LabGPU", "mem_bw_gbps": 1000, "memory_gb": 16,
+      "max_achievable_tflops": {"matrix_bf16": 100}})");
+  const auto custom = run_loupe({"analyze", "--trace", trace.string(), "-o",
+                                 (tmp.path() / "b").string(), "--arch", arch.string()});
+  REQUIRE(custom.exit_code == 0);
+  const auto manifest = parse_file(tmp.path() / "b/category_data/category_manifest.json");
+  CHECK(std::string(manifest["platform"].GetString()) == "LabGPU");
+}
+
+TEST_CASE("loupe analyze --trace usage and input errors", "[trace][cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "small.json";
+  loupe::test::write_text(trace, loupe::test::trace::small_trace());
+  const std::string out = (tmp.path() / "out").string();
+
+  const auto no_out = run_loupe({"analyze", "--trace", trace.string()});
+  CHECK(no_out.exit_code == 2);
+  CHECK_THAT(no_out.err, Catch::Contains("--trace needs -o OUT"));
+  CHECK(run_loupe({"analyze", out, "--trace", trace.string(), "-o", out}).exit_code == 2);
+  CHECK(run_loupe({"analyze", out, "--platform", "H100"}).exit_code == 2);
+
+  const auto bad_platform =
+      run_loupe({"analyze", "--trace", trace.string(), "-o", out, "--platform", "A100"});
+  CHECK(bad_platform.exit_code == 2);
+  CHECK_THAT(bad_platform.err, Catch::Contains("unknown platform 'A100'"));
+
+  const fs::path bad_arch = tmp.path() / "arch.json";
+  loupe::test::write_text(bad_arch, R"({"mem_bw_gbps": "fast"})");
+  const auto arch =
+      run_loupe({"analyze", "--trace", trace.string(), "-o", out, "--arch", bad_arch.string()});
+  CHECK(arch.exit_code == 2);
+  CHECK_THAT(arch.err, Catch::Contains(bad_arch.string()) && Catch::Contains("mem_bw_gbps"));
+
+  const fs::path cut = tmp.path() / "cut.json";
+  loupe::test::write_text(cut, loupe::test::trace::small_trace().substr(0, 200));
+  const auto truncated = run_loupe({"analyze", "--trace", cut.string(), "-o", out});
+  CHECK(truncated.exit_code == 2);
+  CHECK_THAT(truncated.err, Catch::Contains("byte 200"));
+
+  const fs::path cpu_only = tmp.path() / "cpu_only.json";
+  loupe::test::write_text(cpu_only, loupe::test::trace::wrap_events(
+                                        R"({"ph": "X", "cat": "cpu_op", "name": "aten::mm",
+                                            "pid": 1, "tid": 1, "ts": 1, "dur": 5})"));
+  const auto no_gpu = run_loupe({"analyze", "--trace", cpu_only.string(), "-o", out});
+  CHECK(no_gpu.exit_code == 2);
+  CHECK_THAT(no_gpu.err, Catch::Contains("no GPU event"));
+  CHECK_FALSE(fs::exists(out));  // nothing was written for the failed runs
+}
+
+TEST_CASE("loupe analyze --trace on a real trace reproduces TraceLens's multi-kernel metrics",
+          "[trace][cli][reference]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  loupe::test::TempDir tmp;
+  const fs::path trace = shared / "data/traces/mi300/resnet_act_checkpoint.json.gz";
+  const fs::path reference = shared / "data/reference/mi300_resnet_act_checkpoint";
+  const auto r =
+      run_loupe({"analyze", "--trace", trace.string(), "-o", tmp.path().string(), "--platform",
+                 "MI300X", "--compat", "tracelens", "--only", "multi_kernel"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  for (const char* rel :
+       {"perf_report_csvs/gpu_timeline.csv", "category_data/multi_kernel_data.json",
+        "category_data/multi_kernel_metrics.json"}) {
+    INFO(rel);
+    CHECK(loupe::test::read_text(tmp.path() / rel) == loupe::test::read_text(reference / rel));
+  }
+}
