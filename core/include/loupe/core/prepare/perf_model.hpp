@@ -1,0 +1,195 @@
+// TraceLens's perf models, natively (trace_model.md §3.9): which op names have a model
+// (registry), the `op category` of any op (categorizer), parameter extraction with flops/bytes
+// per family, and the metric columns derived from them (GFLOPS, Data Moved, roofline, …).
+//
+// Numbers follow Python's arithmetic: integer formulas are evaluated exactly and turned into a
+// double where Python would (true division), float formulas in Python's operation order.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "loupe/compute/py_literal.hpp"
+#include "loupe/json_value.hpp"
+
+namespace loupe::core::prepare::perf {
+
+// ---------------------------------------------------------------------------------------------
+// Registry (§3.9.0, §3.9.2)
+
+// The perf-model classes Loupe knows. Classes marked "category only" exist in TraceLens (so the
+// op is modeled and categorized) but Loupe has no formula for them yet: computing their
+// metrics reports ModelError::Unsupported.
+enum class ModelClass : std::uint8_t {
+  // GEMM
+  kAtenMm,
+  kAtenAddmm,
+  kAtenBmm,
+  kAtenBaddbmm,
+  kAtenScaledMm,
+  kGemmOther,  // category only (TE, vLLM, primus, aiter GEMMs)
+  // CONV
+  kAtenConv,
+  kAtenConvBwd,
+  kConvBias,     // category only
+  kConvBiasBwd,  // category only
+  // SDPA
+  kSdpaFlash,
+  kSdpaEfficient,
+  kSdpaCudnn,
+  kFlashAttn,           // flash_attn::_flash_attn_forward, FlashAttnFunc
+  kFlashAttnBwd,        // category only
+  kFlashAttnVarlen,     // category only
+  kFlashAttnVarlenBwd,  // category only
+  kAiterFlashAttn,      // aiter::_flash_attn_forward
+  kSdpaOther,           // category only (flash-attn v3, aiter MHA/FMHA, Evoformer)
+  // Elementwise
+  kUnaryElementwise,
+  kReplicationPad,
+  kUpsampleNearest,
+  kBinaryElementwise,
+  // Reductions
+  kReduce,
+  // Normalization
+  kBatchNorm,
+  kBatchNormBwd,
+  kLayerNorm,
+  kLayerNormBwd,
+  kGroupNorm,
+  kGroupNormBwd,
+  kInstanceNorm,
+  kInstanceNormBwd,
+  kRmsNorm,
+  kRmsNormBwd,
+  kNormOther,  // category only (primus fused_ln_modulate)
+  // Extension / inference families: category only
+  kExtension,
+};
+
+enum class Maf : std::uint8_t { kMatrix, kVector };
+
+struct ModelInfo {
+  ModelClass model_class;
+  std::string_view category;      // class `category`, e.g. "GEMM", "CONV_fwd", "elementwise"
+  std::string_view bwd_category;  // class `bwd_category`; empty = None
+  std::string_view sheet_family;  // report sheet family, e.g. "GEMM", "CONV", "Reduce"
+  Maf maf;
+  bool has_backward;  // flops_bwd/bytes_bwd are defined (else "not implemented")
+};
+
+// Exact op name -> model (op_to_perf_model_class_map incl. pseudo/extension ops); nullptr
+// when the name has no model. Inductor `triton_poi_/triton_red_/triton_per_` names are not
+// resolved: their can_model check needs kernel metadata (kernel_file, …) that Loupe does not
+// read, so they are treated as unmodeled.
+const ModelInfo* find_model(std::string_view op_name);
+
+// §3.6.1 has_model(e) for an op name (same resolution as find_model).
+bool has_model(std::string_view op_name);
+
+// Category-only names of §3.9.1 step 1 (e.g. aten::miopen_convolution -> CONV_fwd); nullopt
+// when the name is not in that table. On overlap with a model, this category wins.
+std::optional<std::string_view> category_only(std::string_view op_name);
+
+// Every sheet family and its op names, in registry order (the per-family sheets of §3.7).
+const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& sheet_families();
+
+// §3.9.1 categorizer. `first_kernel_name` = name of the row's first kernel_details entry
+// (empty when the row has none).
+std::string op_category(std::string_view op_name, std::string_view first_kernel_name);
+
+// ---------------------------------------------------------------------------------------------
+// Models (§3.9.4–§3.9.9)
+
+// An op's trace args (as the trace JSON holds them; null when absent) and the names of the
+// kernels the model may inspect (GEMM transpose flags), in kernel_details order.
+struct OpArgs {
+  Json input_dims;
+  Json input_types;
+  Json input_strides;
+  Json concrete_inputs;
+  std::vector<std::string> kernel_names;
+};
+
+// Python ints in the formulas can exceed int64 (products of shapes): 128-bit.
+__extension__ typedef __int128 PyInt;
+
+// A Python number as TraceLens computes it: an exact int or a float.
+struct PyNumber {
+  bool is_int = true;
+  PyInt i = 0;
+  double f = 0.0;
+
+  static PyNumber from_int(PyInt v) { return {true, v, 0.0}; }
+  static PyNumber from_float(double v) { return {false, 0, v}; }
+  double to_double() const;  // float(x)
+  bool positive() const { return is_int ? i > 0 : f > 0.0; }
+  bool zero() const { return is_int ? i == 0 : f == 0.0; }
+};
+
+enum class ModelError : std::uint8_t {
+  kNone,
+  kNotImplemented,  // NotImplementedError: the row is dropped (§3.6.2, §3.7)
+  kFailed,          // any other exception: unified row kept with perf_params None
+  kUnsupported,     // the class exists in TraceLens but Loupe has no formula for it
+};
+
+using Params = std::vector<std::pair<std::string, compute::PyValue>>;
+
+struct ModelResult {
+  ModelError error = ModelError::kNone;
+  std::string message;
+  Params params;                  // ordered param_details (param: <key> / perf_params)
+  PyNumber flops;                 // forward (or backward when asked) flops
+  std::optional<PyNumber> bytes;  // nullopt = None (unknown bpe)
+  std::string compute_spec;       // "<maf>_<precision>" or "" when the precision is unknown
+  bool ok() const { return error == ModelError::kNone; }
+};
+
+enum class Direction : std::uint8_t { kForward, kBackward };
+
+// Build the model for `op_name` from its args and compute flops/bytes (forward, or the model's
+// backward formulas). Op names without a model, or whose class Loupe has no formula for,
+// report kUnsupported.
+ModelResult evaluate(std::string_view op_name, const OpArgs& args,
+                     Direction direction = Direction::kForward);
+
+// Python repr() of the params dict (unified_perf_summary `perf_params`).
+std::string params_repr(const Params& params);
+
+// ---------------------------------------------------------------------------------------------
+// Metrics (§3.9.3)
+
+// Bytes per element of a dtype string (name2bpe, case-insensitive); nullopt = unknown.
+std::optional<int> bytes_per_element(std::string_view dtype);
+// Compute precision of a dtype string (torch_dtype_map); empty when unmapped.
+std::string_view compute_precision(std::string_view dtype);
+
+struct Arch {
+  double mem_bw_gbps = 0.0;
+  std::map<std::string, double, std::less<>> max_achievable_tflops;  // "matrix_bf16" -> 708
+};
+// Parses an arch JSON document ({"mem_bw_gbps": …, "max_achievable_tflops": {…}}).
+std::optional<Arch> parse_arch_json(std::string_view json_text);
+
+struct Metrics {
+  double gflops = 0.0;
+  std::optional<double> data_moved_mb;  // nullopt when bytes unknown
+  double flops_per_byte = 0.0;          // NaN when bytes unknown or 0
+  double tflops_per_s = 0.0;            // NaN when kernel time is 0
+  double tb_per_s = 0.0;                // NaN when bytes unknown or kernel time 0
+  std::string compute_spec;
+  // Only with an arch and a known peak for compute_spec, known bytes and flops > 0.
+  std::optional<double> roofline_time_us;
+  std::string roofline_bound;  // "COMPUTE_BOUND" / "MEMORY_BOUND" / ""
+  double pct_roofline = 0.0;   // NaN when no roofline or kernel time 0
+};
+
+Metrics compute_metrics(const ModelResult& result, double kernel_time_us, const Arch* arch);
+
+}  // namespace loupe::core::prepare::perf

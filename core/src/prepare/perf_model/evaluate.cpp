@@ -1,0 +1,88 @@
+// Model dispatch: op name -> registry class -> family model, errors mapped to ModelError.
+#include "model_support.hpp"
+
+namespace loupe::core::prepare::perf {
+namespace {
+
+using detail::FamilyOutput;
+
+FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpArgs& args,
+                        Direction direction) {
+  switch (info.model_class) {
+    case ModelClass::kAtenMm:
+    case ModelClass::kAtenAddmm:
+    case ModelClass::kAtenBmm:
+    case ModelClass::kAtenBaddbmm:
+    case ModelClass::kAtenScaledMm:
+      return detail::gemm_model(info.model_class, name, args, direction);
+    case ModelClass::kAtenConv:
+    case ModelClass::kAtenConvBwd:
+      return detail::conv_model(info.model_class, name, args, direction);
+    case ModelClass::kSdpaFlash:
+    case ModelClass::kSdpaEfficient:
+    case ModelClass::kSdpaCudnn:
+    case ModelClass::kFlashAttn:
+    case ModelClass::kAiterFlashAttn:
+      return detail::sdpa_model(info.model_class, name, args, direction);
+    case ModelClass::kUnaryElementwise:
+    case ModelClass::kReplicationPad:
+    case ModelClass::kUpsampleNearest:
+    case ModelClass::kBinaryElementwise:
+      return detail::elementwise_model(info.model_class, name, args, direction);
+    case ModelClass::kReduce:
+      return detail::reduce_model(info.model_class, name, args, direction);
+    case ModelClass::kBatchNorm:
+    case ModelClass::kBatchNormBwd:
+    case ModelClass::kLayerNorm:
+    case ModelClass::kLayerNormBwd:
+    case ModelClass::kGroupNorm:
+    case ModelClass::kGroupNormBwd:
+    case ModelClass::kInstanceNorm:
+    case ModelClass::kInstanceNormBwd:
+    case ModelClass::kRmsNorm:
+    case ModelClass::kRmsNormBwd:
+      return detail::norm_model(info.model_class, name, args, direction);
+    default:
+      throw detail::ModelException{ModelError::kUnsupported,
+                                   std::string("Loupe has no formula for ").append(name)};
+  }
+}
+
+}  // namespace
+
+ModelResult evaluate(std::string_view op_name, const OpArgs& args, Direction direction) {
+  ModelResult result;
+  const ModelInfo* info = find_model(op_name);
+  if (info == nullptr) {
+    result.error = ModelError::kUnsupported;
+    result.message = std::string("no perf model for ").append(op_name);
+    return result;
+  }
+  try {
+    FamilyOutput out = run_family(*info, op_name, args, direction);
+    result.params = std::move(out.params);
+    result.flops = out.flops;
+    result.bytes = out.bytes;
+    if (out.has_precision_dtype) {
+      const std::string_view precision = compute_precision(out.precision_dtype);
+      if (!precision.empty()) {
+        result.compute_spec = info->maf == Maf::kMatrix ? "matrix_" : "vector_";
+        result.compute_spec.append(precision);
+      }
+    }
+  } catch (const detail::ModelException& e) {
+    result = ModelResult{};
+    result.error = e.kind;
+    result.message = e.message;
+  }
+  return result;
+}
+
+std::string params_repr(const Params& params) {
+  compute::PyValue::Dict dict;
+  dict.reserve(params.size());
+  for (const auto& [key, value] : params) dict.emplace_back(compute::PyValue(key), value);
+  return compute::PyValue(std::move(dict)).repr();
+}
+
+}  // namespace loupe::core::prepare::perf

@@ -1,0 +1,96 @@
+// Internal helpers shared by the per-family models: Python-like access to the trace args
+// (IndexError/KeyError/TypeError become ModelError::kFailed), Python int/float arithmetic, and
+// Python value builders for the parameter list.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loupe/core/prepare/perf_model.hpp"
+
+namespace loupe::core::prepare::perf::detail {
+
+using compute::PyValue;
+
+// Thrown by the models; evaluate() turns it into ModelResult::error.
+struct ModelException {
+  ModelError kind;
+  std::string message;
+};
+[[noreturn]] void fail(std::string message);
+[[noreturn]] void not_implemented(std::string message);
+
+using Shape = std::vector<std::int64_t>;
+
+// list[i] (IndexError/TypeError -> fail).
+const Json& at(const Json& list, std::size_t i, std::string_view what);
+// The args value itself (KeyError -> fail when null).
+const Json& required(const Json& value, std::string_view what);
+// tuple(v) of a list of ints.
+Shape shape_of(const Json& v, std::string_view what);
+// A string element (dtype / concrete input).
+const std::string& string_at(const Json& list, std::size_t i, std::string_view what);
+// Python `x is not None` for a list element.
+bool is_not_none(const Json& list, std::size_t i, std::string_view what);
+
+// Python values.
+PyValue py(const Json& v);         // JSON -> Python (arrays become lists)
+PyValue py_tuple(const Json& v);   // tuple(v)
+PyValue py_tuple(const Shape& v);  // tuple of ints
+PyValue py_str(std::string s);
+PyValue py_int(std::int64_t i);
+PyValue py_bool(bool b);
+PyValue py_none();
+PyValue py_float(double d);
+PyValue tuple_of(std::vector<PyValue> items);
+PyValue list_of(std::vector<PyValue> items);
+// tuple(list[begin:end]) (slicing never fails).
+PyValue slice_tuple(const Json& list, std::size_t begin, std::size_t end);
+
+// Python builtins used by the parsers.
+std::int64_t py_int_of(std::string_view text);              // int(s) (ValueError -> fail)
+double py_float_of(std::string_view text);                  // float(s)
+std::optional<double> try_py_float(std::string_view text);  // float(s) or nullopt
+bool eval_bool(std::string_view text);                      // eval("True"/"False")
+// ast.literal_eval(text) of a list of ints, converted with int()/bool().
+std::vector<std::int64_t> parse_int_list(std::string_view text);
+std::vector<bool> parse_bool_list(std::string_view text);
+
+PyInt prod(const Shape& shape);
+PyInt prod(const Shape& shape, std::size_t from);
+std::string lower(std::string_view s);
+
+// Python arithmetic on int|float.
+PyNumber operator+(const PyNumber& a, const PyNumber& b);
+PyNumber operator*(const PyNumber& a, const PyNumber& b);
+PyNumber true_div(const PyNumber& a, const PyNumber& b);  // a / b (always float)
+double true_div_double(PyInt a, PyInt b);                 // int / int, correctly rounded
+inline PyNumber I(PyInt v) { return PyNumber::from_int(v); }
+inline PyNumber F(double v) { return PyNumber::from_float(v); }
+
+// What every family model returns before metrics.
+struct FamilyOutput {
+  Params params;
+  PyNumber flops;
+  std::optional<PyNumber> bytes;
+  std::string precision_dtype;  // dtype whose precision names the Compute Spec ("" = None)
+  bool has_precision_dtype = false;
+};
+
+FamilyOutput gemm_model(ModelClass model, std::string_view name, const OpArgs& args,
+                        Direction direction);
+FamilyOutput conv_model(ModelClass model, std::string_view name, const OpArgs& args,
+                        Direction direction);
+FamilyOutput sdpa_model(ModelClass model, std::string_view name, const OpArgs& args,
+                        Direction direction);
+FamilyOutput elementwise_model(ModelClass model, std::string_view name, const OpArgs& args,
+                               Direction direction);
+FamilyOutput reduce_model(ModelClass model, std::string_view name, const OpArgs& args,
+                          Direction direction);
+FamilyOutput norm_model(ModelClass model, std::string_view name, const OpArgs& args,
+                        Direction direction);
+
+}  // namespace loupe::core::prepare::perf::detail

@@ -1,0 +1,396 @@
+// The op-name tables of TraceLens's perf models (trace_model.md §3.9.1, §3.9.2): exact op name
+// -> model class with its category, backward category and report sheet family, plus the
+// category-only names. Adding an op family = one row in kModelRows.
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "loupe/core/prepare/perf_model.hpp"
+
+namespace loupe::core::prepare::perf {
+namespace {
+
+using MC = ModelClass;
+
+// Class descriptors, shared by every op name of the class.
+constexpr ModelInfo kGemm{MC::kAtenMm, "GEMM", "", "GEMM", Maf::kMatrix, false};
+constexpr ModelInfo kConv{MC::kAtenConv, "CONV_fwd", "CONV_bwd", "CONV", Maf::kMatrix, true};
+constexpr ModelInfo kConvBwd{MC::kAtenConvBwd, "CONV_bwd", "CONV_bwd", "CONV", Maf::kMatrix, true};
+constexpr ModelInfo kSdpa{MC::kSdpaFlash, "SDPA_fwd", "SDPA_bwd", "SDPA", Maf::kMatrix, true};
+constexpr ModelInfo kSdpaBwd{MC::kFlashAttnBwd, "SDPA_bwd", "SDPA_bwd", "SDPA", Maf::kMatrix, true};
+constexpr ModelInfo kUnary{MC::kUnaryElementwise, "elementwise", "",
+                           "UnaryElementwise",    Maf::kVector,  false};
+constexpr ModelInfo kBinary{MC::kBinaryElementwise, "elementwise", "",
+                            "BinaryElementwise",    Maf::kVector,  false};
+// Reduce declares bwd_category None but does define backward formulas (Reduce_bwd sheet).
+constexpr ModelInfo kReduce{MC::kReduce, "reduce", "", "Reduce", Maf::kVector, true};
+// Forward norm classes raise "not implemented" for their backward (the *_backward ops carry
+// their own model).
+constexpr ModelInfo kNorm{MC::kBatchNorm,  "NORM_fwd",   "NORM_bwd",
+                          "Normalization", Maf::kVector, false};
+constexpr ModelInfo kNormBwd{MC::kBatchNormBwd, "NORM_bwd",   "",
+                             "Normalization",   Maf::kVector, false};
+
+constexpr ModelInfo with(ModelInfo base, ModelClass model_class) {
+  base.model_class = model_class;
+  return base;
+}
+constexpr ModelInfo no_backward(ModelInfo base) {
+  base.has_backward = false;
+  return base;
+}
+// An extension class Loupe has no formula for: only its category/sheet matter.
+constexpr ModelInfo extension(std::string_view category, std::string_view bwd_category,
+                              std::string_view sheet, Maf maf) {
+  return {MC::kExtension, category, bwd_category, sheet, maf, false};
+}
+
+struct Row {
+  std::string_view name;
+  ModelInfo info;
+};
+
+// op_to_perf_model_class_map, in TraceLens's insertion order (which is the sheet order).
+const std::vector<Row>& model_rows() {
+  static const std::vector<Row> rows = [] {
+    std::vector<Row> r;
+    const auto add = [&r](std::string_view name, ModelInfo info) { r.push_back({name, info}); };
+    // GEMM (no backward formulas).
+    add("aten::mm", with(kGemm, MC::kAtenMm));
+    add("aten::addmm", with(kGemm, MC::kAtenAddmm));
+    add("aten::_scaled_mm", with(kGemm, MC::kAtenScaledMm));
+    add("trtllm::cublas_scaled_mm", with(kGemm, MC::kAtenScaledMm));
+    add("bitsandbytes::int8_linear_matmul", with(kGemm, MC::kAtenScaledMm));
+    add("aten::bmm", with(kGemm, MC::kAtenBmm));
+    add("tex_ts::te_gemm_ts", with(kGemm, MC::kGemmOther));
+    add("aten::baddbmm", with(kGemm, MC::kAtenBaddbmm));
+    add("vllm::gemm_with_dynamic_quant", with(kGemm, MC::kGemmOther));
+    // SDPA / flash attention.
+    add("FlashAttnFunc", with(kSdpa, MC::kFlashAttn));
+    add("flash_attn::_flash_attn_forward", with(kSdpa, MC::kFlashAttn));
+    add("flash_attn::_flash_attn_backward", with(kSdpaBwd, MC::kFlashAttnBwd));
+    add("flash_attn::_flash_attn_varlen_forward", with(kSdpa, MC::kFlashAttnVarlen));
+    add("flash_attn::_flash_attn_varlen_backward", with(kSdpaBwd, MC::kFlashAttnVarlenBwd));
+    add("aten::_scaled_dot_product_cudnn_attention", with(kSdpa, MC::kSdpaCudnn));
+    add("aten::_scaled_dot_product_efficient_attention", with(kSdpa, MC::kSdpaEfficient));
+    add("aten::_scaled_dot_product_flash_attention", with(kSdpa, MC::kSdpaFlash));
+    // CONV.
+    add("aten::convolution", with(kConv, MC::kAtenConv));
+    add("aten::convolution_backward", kConvBwd);
+    add("ConvBias_", with(kConv, MC::kConvBias));
+    add("ConvBiasReLU_", with(kConv, MC::kConvBias));
+    add("ConvBias_Backward", with(kConvBwd, MC::kConvBiasBwd));
+    add("ConvBiasReLU_Backward", with(kConvBwd, MC::kConvBiasBwd));
+    // More attention variants.
+    add("aiter::_flash_attn_forward", with(kSdpa, MC::kAiterFlashAttn));
+    add("aiter::_flash_attn_backward", with(kSdpaBwd, MC::kSdpaOther));
+    add("aiter::wrapper_fmha_v3_fwd", with(kSdpa, MC::kSdpaOther));
+    add("aiter::wrapper_fmha_v3_bwd", with(kSdpaBwd, MC::kSdpaOther));
+    add("aiter::mha_fwd", with(kSdpa, MC::kSdpaOther));
+    add("aiter::fmha_v3_fwd", with(kSdpa, MC::kSdpaOther));
+    add("aiter::mha_bwd", with(kSdpaBwd, MC::kSdpaOther));
+    add("flash_attn_3::fwd", with(kSdpa, MC::kSdpaOther));
+    add("EvoformerAttention", with(kSdpa, MC::kSdpaOther));
+    add("LigerSiLUMulFunction", with(kBinary, MC::kExtension));
+    // Grouped GEMM (primus turbo).
+    const ModelInfo grouped =
+        extension("GroupedGEMM_fwd", "GroupedGEMM_bwd", "GroupedGEMM", Maf::kMatrix);
+    for (const char* n :
+         {"primus_turbo::grouped_gemm", "primus_turbo::grouped_gemm_impl",
+          "primus_turbo_cpp_extension::grouped_gemm", "primus_turbo::grouped_gemm_variable_k",
+          "primus_turbo::grouped_gemm_variable_k_impl",
+          "primus_turbo_cpp_extension::grouped_gemm_variable_k",
+          "primus_turbo_cpp_extension::ck_grouped_gemm",
+          "primus_turbo_cpp_extension::ck_grouped_gemm_variable_k"}) {
+      add(n, grouped);
+    }
+    // TE-v2 pseudo GEMMs.
+    for (const char* n : {"_Linear_yfwd_mm", "_LinearBackward_xgrad_mm", "_LinearBackward_wgrad_mm",
+                          "_LayerNormLinear_yfwd_mm", "_LayerNormLinearBackward_xgrad_mm",
+                          "_LayerNormLinearBackward_wgrad_mm"}) {
+      add(n, with(kGemm, MC::kGemmOther));
+    }
+    add("MoEDispatch", extension("MoE_comm_fwd", "MoE_comm_bwd", "MoE_comm", Maf::kVector));
+    add("MoECombine", extension("MoE_comm_fwd", "MoE_comm_bwd", "MoE_comm", Maf::kVector));
+    add("DaoAILab::_causal_conv1d_fwd_cpp", extension("SSM_fwd", "SSM_bwd", "SSM", Maf::kVector));
+    add("FusedRoPEFunc", extension("RoPE_fwd", "RoPE_bwd", "RoPE", Maf::kVector));
+    add("CrossEntropyFunction",
+        extension("CrossEntropy_fwd", "CrossEntropy_bwd", "CrossEntropy", Maf::kVector));
+    add("MambaSplitConv1dScanCombinedFn", extension("SSM_fwd", "SSM_bwd", "SSM", Maf::kMatrix));
+    for (const char* n :
+         {"primus_turbo_cpp_extension::hipblaslt_gemm_fp8", "primus_turbo::hipblaslt_gemm_fp8",
+          "primus_turbo_cpp_extension::hipblaslt_gemm_fp4", "primus_turbo::hipblaslt_gemm_fp4",
+          "aiter::gemm_a4w4", "aiter::_gemm_a4w4_asm"}) {
+      add(n, with(kGemm, MC::kGemmOther));
+    }
+    const ModelInfo quant = extension("GroupQuant", "", "GroupQuant", Maf::kVector);
+    for (const char* n : {"primus_turbo_cpp_extension::quantize_fp8_tensorwise",
+                          "primus_turbo::quantize_fp8_tensorwise",
+                          "primus_turbo_cpp_extension::quantize_mxfp4_dual",
+                          "primus_turbo::quantize_mxfp4_dual", "primus::quantize_mxfp4_dual"}) {
+      add(n, quant);
+    }
+    // Pseudo-op / inference extensions (get_pseudo_op_mappings).
+    const ModelInfo moe_fused = extension("MoE_fused", "", "MoE_fused", Maf::kMatrix);
+    const ModelInfo moe_unfused = extension("MoE_unfused", "", "MoE_unfused", Maf::kMatrix);
+    const ModelInfo moe_aux = extension("MoE_aux", "", "MoE_aux", Maf::kVector);
+    const ModelInfo inference =
+        extension("InferenceAttention", "", "InferenceAttention", Maf::kMatrix);
+    const ModelInfo gemm_ext = with(kGemm, MC::kGemmOther);
+    const ModelInfo rmsnorm = extension("RMSNorm", "", "RMSNorm", Maf::kVector);
+    const ModelInfo collective =
+        extension("CustomCollective", "", "CustomCollective", Maf::kVector);
+    const ModelInfo rope = extension("RoPE_fwd", "RoPE_bwd", "RoPE", Maf::kVector);
+    const ModelInfo activation = with(kUnary, MC::kExtension);
+    add("pseudo_op::moe_aiter_fused_1stage", moe_fused);
+    add("aiter::moe_cktile2stages_gemm1_ck", moe_unfused);
+    add("aiter::moe_cktile2stages_gemm2_ck", moe_unfused);
+    add("aiter::ck_moe_stage1", moe_unfused);
+    add("aiter::ck_moe_stage2", moe_unfused);
+    add("aiter::fmoe_fp8_blockscale_g1u1", moe_fused);
+    add("aiter::fmoe_g1u1", moe_fused);
+    add("pseudo_op::moe_triton_unfused_up", moe_unfused);
+    add("pseudo_op::moe_triton_unfused_down", moe_unfused);
+    add("pseudo_op::moe_gptq_awq_up", moe_unfused);
+    add("pseudo_op::moe_gptq_awq_down", moe_unfused);
+    add("pseudo_op::moe_flydsl_stage1", moe_unfused);
+    add("pseudo_op::moe_flydsl_stage2", moe_unfused);
+    add("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", moe_unfused);
+    add("aiter::biased_grouped_topk_hip", moe_aux);
+    add("aiter::moe_sorting_fwd", moe_aux);
+    add("aiter::mxfp4_moe_sort_hip", moe_aux);
+    for (const char* n :
+         {"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
+          "aiter::fmha_v3_varlen_fwd", "aiter::mha_batch_prefill",
+          "sglang_profiler::attention_paged_attention_ragged", "pseudo_mla_decode_fwd",
+          "pseudo_mla_prefill_fwd", "aiter::pa_decode_gluon", "pseudo_v4_paged_decode_swa",
+          "pseudo_v4_paged_decode_csa", "pseudo_v4_paged_decode_hca",
+          "aiter::pa_sparse_prefill_opus_fwd",
+          "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", "vllm::gdn_attention_core",
+          "aiter::linear_attention_with_output_base", "sglang::store_cache",
+          "aiter::fused_qk_rope_cat_and_cache_mla", "_C_cache_ops::concat_and_cache_mla",
+          "_C_cache_ops::concat_mla_q"}) {
+      add(n, inference);
+    }
+    for (const char* n :
+         {"aiter::batched_gemm_a16wfp4_",
+          "sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
+          "sglang_profiler::gemm_a8w8_blockscale_gemm_a8w8_blockscale",
+          "vllm::rocm_aiter_triton_gemm_a8w8_blockscale",
+          "aiter::gemm_a8w8_blockscale_ck",
+          "aiter::gemm_a8w8_blockscale_cktile",
+          "aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
+          "aiter::gemm_a8w8_blockscale_bpreshuffle_cktile",
+          "aiter::flatmm_a8w8_blockscale_asm",
+          "aiter::gfx950_a8w8_blockscale_asm",
+          "aiter::gemm_a8w8_ck",
+          "aiter::gemm_a8w8_bpreshuffle_ck",
+          "aiter::gemm_a8w8_bpreshuffle",
+          "vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm",
+          "vllm::rocm_unquantized_gemm",
+          "aiter::gemm_a16w16",
+          "aiter::gemm_a16w16_atomic_",
+          "aiter::_gemm_a16w16_asm",
+          "sglang_profiler::gemm_kernels_flydsl_hgemm",
+          "aiter::gemm_afp4wfp4_",
+          "sglang_profiler::batched_gemm_a8w8_a_per_token_group_prequant_w_per_batched_tensor_"
+          "quant_batched_gemm_a8w8_a_per_token_group_prequant_w_per_batched_tensor_quant",
+          "aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
+          "aiter::mhc_pre_gemm_sqrsum",
+          "aiter::mhc_fused_post_pre_gemm_sqrsum"}) {
+      add(n, gemm_ext);
+    }
+    for (const char* n :
+         {"aiter::dynamic_per_token_scaled_quant", "aiter::dynamic_per_group_scaled_quant",
+          "vllm::triton_per_token_group_quant_fp8", "_C::per_token_group_fp8_quant",
+          "sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
+          "aiter::dynamic_per_tensor_quant", "sglang_profiler::quant_dynamic_mxfp4_quant",
+          "aiter::dynamic_per_group_scaled_quant_fp4", "aiter::fused_dynamic_mx_quant_moe_sort_hip",
+          "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip"}) {
+      add(n, quant);
+    }
+    add("aiter::mixed_sample_outer_exponential", activation);
+    add("aiter::fused_qk_rope_concat_and_cache_mla", inference);
+    add("aiter::rope_cached_positions_2c_fwd_impl", rope);
+    add("sgl_kernel::rotary_embedding", rope);
+    for (const char* n : {"aiter::silu_and_mul", "_C::silu_and_mul", "sgl_kernel::silu_and_mul",
+                          "aiter::gelu_and_mul", "aiter::gelu_tanh_and_mul"}) {
+      add(n, activation);
+    }
+    for (const char* n :
+         {"aiter::fused_add_rmsnorm_pad_", "aiter::rms_norm", "aiter::rmsnorm",
+          "aiter::rmsnorm2d_fwd_ck", "aiter::rmsnorm2d_fwd_with_add_ck", "aiter::add_rmsnorm",
+          "aiter::rmsnorm2d_fwd_with_dynamicquant_ck", "vllm::rocm_aiter_rmsnorm_fp8_group_quant",
+          "vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant",
+          "vllm::rocm_aiter_triton_add_rmsnorm_pad",
+          "sglang_profiler::fused_mxfp4_quant_fused_rms_mxfp4_quant",
+          "aiter::_fuse_rmsnorm_fp4_quant", "aiter::_fused_qk_rmsnorm_kernel",
+          "aiter::mhc_pre_big_fuse_rmsnorm", "aiter::rmsnorm_quant"}) {
+      add(n, rmsnorm);
+    }
+    for (const char* n : {"aiter::fused_allreduce_rmsnorm", "aiter::fused_allreduce_rmsnorm_",
+                          "vllm::rocm_aiter_fused_allreduce_rmsnorm", "_C_custom_ar::all_reduce",
+                          "aiter::reduce_scatter", "aiter::all_gather_reg",
+                          "sgl_kernel::all_reduce_reg", "sgl_kernel::qr_all_reduce",
+                          "sglang::reg_all_gather_into_tensor", "_C_custom_ar::qr_all_reduce"}) {
+      add(n, collective);
+    }
+    add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts", moe_aux);
+    add("aiter::mhc_post", activation);
+    add("aiter::topk_softplus", moe_aux);
+    // aten elementwise.
+    for (const char* n : {"aten::copy", "aten::copy_", "aten::clamp_min", "aten::clamp_min_",
+                          "aten::clamp_max", "aten::clamp_max_", "aten::sigmoid", "aten::rsqrt",
+                          "aten::silu", "aten::neg", "aten::pow"}) {
+      add(n, kUnary);
+    }
+    for (const char* n :
+         {"aten::replication_pad1d", "aten::replication_pad2d", "aten::replication_pad3d"}) {
+      add(n, with(kUnary, MC::kReplicationPad));
+    }
+    for (const char* n :
+         {"aten::upsample_nearest1d", "aten::upsample_nearest2d", "aten::upsample_nearest3d"}) {
+      add(n, with(kUnary, MC::kUpsampleNearest));
+    }
+    for (const char* n : {"aten::div", "aten::div_", "aten::mul", "aten::mul_", "aten::add",
+                          "aten::add_", "aten::sigmoid_backward", "aten::threshold_backward"}) {
+      add(n, kBinary);
+    }
+    // Normalization: every {,native_,miopen_,cudnn_} variant.
+    static const std::vector<std::string> norm_names = [] {
+      std::vector<std::string> out;
+      for (const char* stem : {"batch_norm", "layer_norm", "group_norm", "instance_norm"}) {
+        for (const char* prefix : {"", "native_", "miopen_", "cudnn_"}) {
+          out.push_back(std::string("aten::").append(prefix).append(stem));
+        }
+      }
+      out.emplace_back("aten::_fused_rms_norm");
+      for (const char* stem : {"batch_norm_backward", "layer_norm_backward", "group_norm_backward",
+                               "instance_norm_backward", "rms_norm_backward"}) {
+        for (const char* prefix : {"", "native_", "miopen_", "cudnn_"}) {
+          out.push_back(std::string("aten::").append(prefix).append(stem));
+        }
+      }
+      out.emplace_back("aten::_fused_rms_norm_backward");
+      return out;
+    }();
+    const auto norm_class = [](std::string_view name) {
+      const bool bwd = name.ends_with("_backward");
+      if (name.find("batch_norm") != std::string_view::npos) {
+        return bwd ? MC::kBatchNormBwd : MC::kBatchNorm;
+      }
+      if (name.find("layer_norm") != std::string_view::npos) {
+        return bwd ? MC::kLayerNormBwd : MC::kLayerNorm;
+      }
+      if (name.find("group_norm") != std::string_view::npos) {
+        return bwd ? MC::kGroupNormBwd : MC::kGroupNorm;
+      }
+      if (name.find("instance_norm") != std::string_view::npos) {
+        return bwd ? MC::kInstanceNormBwd : MC::kInstanceNorm;
+      }
+      return bwd ? MC::kRmsNormBwd : MC::kRmsNorm;
+    };
+    for (const auto& n : norm_names) {
+      const bool bwd = n.ends_with("_backward");
+      add(n, with(bwd ? kNormBwd : kNorm, norm_class(n)));
+    }
+    add("primus::fused_ln_modulate", with(kNorm, MC::kNormOther));
+    add("primus::fused_ln_modulate_backward", with(kNormBwd, MC::kNormOther));
+    // Reductions.
+    for (const char* n : {"aten::sum", "aten::mean", "aten::max", "aten::min", "aten::norm",
+                          "aten::linalg_norm", "aten::std", "aten::var", "aten::logsumexp",
+                          "aten::cumsum", "aten::cumprod", "aten::amin", "aten::amax"}) {
+      add(n, kReduce);
+    }
+    return r;
+  }();
+  return rows;
+}
+
+const std::unordered_map<std::string_view, const ModelInfo*>& model_index() {
+  static const std::unordered_map<std::string_view, const ModelInfo*> index = [] {
+    std::unordered_map<std::string_view, const ModelInfo*> out;
+    for (const auto& row : model_rows()) out.insert_or_assign(row.name, &row.info);
+    return out;
+  }();
+  return index;
+}
+
+// CATEGORY_ONLY_OP_MAPPING (+ the pseudo-op category-only names).
+const std::unordered_map<std::string_view, std::string_view>& category_only_index() {
+  static const std::unordered_map<std::string_view, std::string_view> index = {
+      {"aten::miopen_convolution", "CONV_fwd"},
+      {"aten::cudnn_convolution", "CONV_fwd"},
+      {"FlashAttnFuncBackward", "SDPA_bwd"},
+      {"FusedAttnFuncBackward", "SDPA_bwd"},
+      {"aten::_scaled_dot_product_cudnn_attention_backward", "SDPA_bwd"},
+      {"aten::_scaled_dot_product_efficient_attention_backward", "SDPA_bwd"},
+      {"aten::_scaled_dot_product_flash_attention_backward", "SDPA_bwd"},
+      {"aten::_efficient_attention_forward", "SDPA_fwd"},
+      {"aten::_efficient_attention_backward", "SDPA_bwd"},
+      {"MambaSplitConv1dScanCombinedFnBackward", "SSM_bwd"},
+      {"DaoAILab::_causal_conv1d_bwd_cpp", "SSM_bwd"},
+      {"TokenPermuteMaskMap", "MoE_comm_fwd"},
+      {"_OperationFuserAutogradFunction", "MoE_comm_fwd"},
+      {"MoEDispatchBackward", "MoE_comm_bwd"},
+      {"MoECombineBackward", "MoE_comm_bwd"},
+      {"TokenPermuteMaskMapBackward", "MoE_comm_bwd"},
+      {"_OperationFuserAutogradFunctionBackward", "MoE_comm_bwd"},
+      {"FusedRoPEFuncBackward", "RoPE_bwd"},
+      {"CrossEntropyFunctionBackward", "CrossEntropy_bwd"},
+      {"aiter::moe_sorting_opus_fwd", "MoE_aux"},
+      {"aiter::moe_align_block_size", "MoE_aux"},
+      {"_moe_C::moe_align_block_size", "MoE_aux"},
+      {"aiter::moe_sum", "MoE_aux"},
+      {"aiter::topk_softmax", "MoE_aux"},
+      {"aiter::topk_softmax_asm", "MoE_aux"},
+      {"aiter::topk_sigmoid", "MoE_aux"},
+      {"aiter::grouped_topk", "MoE_aux"},
+      {"aiter::moe_fused_gate", "MoE_aux"},
+      {"_C_cache_ops::reshape_and_cache_flash", "InferenceAttention"},
+      {"aiter::get_mla_metadata_v1", "InferenceAttention"},
+      {"vllm::rocm_aiter_sparse_attn_indexer", "InferenceAttention"},
+      {"aiter::indexer_score_topk", "InferenceAttention"},
+      {"aiter::fused_dynamic_mxfp4_quant_moe_sort_hip", "MoE_aux"},
+  };
+  return index;
+}
+
+}  // namespace
+
+const ModelInfo* find_model(std::string_view op_name) {
+  const auto& index = model_index();
+  const auto it = index.find(op_name);
+  return it == index.end() ? nullptr : it->second;
+}
+
+bool has_model(std::string_view op_name) { return find_model(op_name) != nullptr; }
+
+std::optional<std::string_view> category_only(std::string_view op_name) {
+  const auto& index = category_only_index();
+  const auto it = index.find(op_name);
+  if (it == index.end()) return std::nullopt;
+  return it->second;
+}
+
+const std::vector<std::pair<std::string_view, std::vector<std::string_view>>>& sheet_families() {
+  static const auto families = [] {
+    std::vector<std::pair<std::string_view, std::vector<std::string_view>>> out;
+    for (const auto& row : model_rows()) {
+      if (model_index().at(row.name) != &row.info) continue;  // overridden later in the map
+      auto it = std::find_if(out.begin(), out.end(),
+                             [&](const auto& f) { return f.first == row.info.sheet_family; });
+      if (it == out.end()) {
+        out.emplace_back(row.info.sheet_family, std::vector<std::string_view>{});
+        it = std::prev(out.end());
+      }
+      it->second.push_back(row.name);
+    }
+    return out;
+  }();
+  return families;
+}
+
+}  // namespace loupe::core::prepare::perf

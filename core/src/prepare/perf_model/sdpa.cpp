@@ -1,0 +1,131 @@
+// Scaled-dot-product attention models (trace_model.md §3.9.9): the aten SDPA ops, flash-attn
+// v2 forward (flash_attn::_flash_attn_forward, FlashAttnFunc) and aiter::_flash_attn_forward.
+#include "model_support.hpp"
+
+namespace loupe::core::prepare::perf::detail {
+namespace {
+
+struct SdpaLayout {
+  std::size_t q = 0;  // input index of q (k, v follow)
+  bool bnhd = false;  // tensors are (B, N, H, d) instead of (B, H, N, d)
+  std::size_t dropout = 3;
+  std::size_t causal = 4;
+  bool strict_scalars = false;  // float()/eval() without guards (flash_attn classes)
+  bool strides = false;         // q/k/v strides are parameters
+  bool dtypes = true;           // dtype_A_B is a parameter
+};
+
+SdpaLayout layout_of(ModelClass model) {
+  switch (model) {
+    case ModelClass::kSdpaFlash:
+      return {0, false, 3, 4, false, false, true};
+    case ModelClass::kSdpaEfficient:
+    case ModelClass::kSdpaCudnn:
+      return {0, false, 5, 6, false, false, true};
+    case ModelClass::kFlashAttn:
+      return {0, true, 3, 5, true, true, true};
+    case ModelClass::kAiterFlashAttn:
+      return {0, true, 3, 5, false, false, false};
+    default:
+      throw ModelException{ModelError::kUnsupported, "no SDPA layout for this op"};
+  }
+}
+
+}  // namespace
+
+FamilyOutput sdpa_model(ModelClass model, std::string_view /*name*/, const OpArgs& args,
+                        Direction direction) {
+  const SdpaLayout layout = layout_of(model);
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Json& concrete = required(args.concrete_inputs, "Concrete Inputs");
+  Shape qkv[3];
+  std::int64_t b[3], h[3], n[3], d[3];
+  for (std::size_t i = 0; i < 3; ++i) {
+    qkv[i] = shape_of(at(dims, layout.q + i, "Input Dims"), "q/k/v");
+    if (qkv[i].size() < 4) fail("q/k/v rank < 4");
+    b[i] = qkv[i][0];
+    h[i] = qkv[i][layout.bnhd ? 2 : 1];
+    n[i] = qkv[i][layout.bnhd ? 1 : 2];
+    d[i] = qkv[i][3];
+  }
+  if (b[0] != b[1] || b[0] != b[2]) fail("Batch sizes do not match");
+  if (h[1] != h[2]) fail("Head sizes do not match for K and V");
+  if (n[1] != n[2]) fail("Length sizes do not match for K and V");
+  if (d[0] != d[1]) fail("Head dimensions do not match for Q and K");
+
+  PyValue dtype_a_b;
+  if (layout.dtypes) dtype_a_b = slice_tuple(required(args.input_types, "Input type"), 0, 2);
+  std::vector<PyValue> strides;
+  if (layout.strides) {
+    const Json& all = required(args.input_strides, "Input Strides");
+    for (std::size_t i = 0; i < 3; ++i)
+      strides.push_back(py_tuple(at(all, layout.q + i, "Input Strides")));
+  }
+  double dropout = 0.0;
+  bool causal = false;
+  const std::string& dropout_text = string_at(concrete, layout.dropout, "Concrete Inputs");
+  const std::string& causal_text = string_at(concrete, layout.causal, "Concrete Inputs");
+  if (layout.strict_scalars) {
+    dropout = py_float_of(dropout_text);
+    causal = eval_bool(causal_text);
+  } else {
+    if (dropout_text != "" && dropout_text != "None") {
+      if (const auto v = try_py_float(dropout_text)) dropout = *v;
+    }
+    causal = (causal_text != "" && causal_text != "None") && lower(causal_text) == "true";
+  }
+
+  FamilyOutput out;
+  out.params.emplace_back("B", py_int(b[0]));
+  out.params.emplace_back("N_Q", py_int(n[0]));
+  out.params.emplace_back("H_Q", py_int(h[0]));
+  out.params.emplace_back("N_KV", py_int(n[1]));
+  out.params.emplace_back("H_KV", py_int(h[1]));
+  out.params.emplace_back("d_h_qk", py_int(d[0]));
+  out.params.emplace_back("d_h_v", py_int(d[2]));
+  if (layout.strides) {
+    out.params.emplace_back("q_stride", strides[0]);
+    out.params.emplace_back("k_stride", strides[1]);
+    out.params.emplace_back("v_stride", strides[2]);
+  }
+  out.params.emplace_back("dropout", py_float(dropout));
+  out.params.emplace_back("causal", py_bool(causal));
+  out.params.emplace_back("flash_impl", py_bool(model != ModelClass::kSdpaEfficient &&
+                                                model != ModelClass::kSdpaCudnn));
+  if (layout.dtypes) {
+    out.params.emplace_back("dtype_A_B", dtype_a_b);
+    const auto& dt = dtype_a_b.items();
+    if (!dt.empty() && dt[0].is_string()) {
+      out.precision_dtype = dt[0].as_string();
+      out.has_precision_dtype = true;
+    }
+  }
+
+  const PyInt B = b[0], NQ = n[0], HQ = h[0], NKV = n[1], HKV = h[1], DQK = d[0], DV = d[2];
+  const bool flash_impl = out.params[layout.strides ? 12 : 9].second.as_bool();
+  PyInt flops = 0;
+  PyInt elems = 0;
+  if (direction == Direction::kForward) {
+    flops = B * HQ * (2 * NQ * NKV * DQK) + B * HQ * (2 * NQ * DV * NKV);
+    elems = B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV + B * NQ * HQ * DV;
+  } else {
+    if (HKV == 0) fail("integer division by zero");
+    const PyInt gqa = HQ / HKV - 1;  // Python floor division (positive operands)
+    if (flash_impl) flops += B * HQ * (2 * NQ * NKV * DQK);
+    flops += B * HQ * (2 * NKV * NQ * DV) + B * NKV * DV * gqa;
+    flops += B * HQ * (2 * NQ * NKV * DV);
+    flops += B * HQ * (2 * NQ * NKV * DQK);
+    flops += B * HQ * (2 * NKV * NQ * DQK) + B * NKV * DQK * gqa;
+    elems = B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV + B * NQ * HQ * DV +
+            B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV;
+  }
+  out.flops = I(flops);
+  if (causal) {
+    if (NQ != NKV) fail("causal=True but N_Q != N_K");
+    out.flops = true_div(out.flops, I(2));
+  }
+  out.bytes = I(elems * 2);  // bytes_per_element defaults to 2
+  return out;
+}
+
+}  // namespace loupe::core::prepare::perf::detail
