@@ -170,7 +170,8 @@ int run_analyze(const std::vector<std::string>& args) {
 
   core::Model model;
   try {
-    model = core::load_analysis_directory(dir);
+    model = core::load_analysis_directory(
+        dir, options.compat_tracelens ? core::ArchSet::kTraceLens : core::ArchSet::kAll);
   } catch (const core::InputError& e) {
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;

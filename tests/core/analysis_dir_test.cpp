@@ -40,6 +40,14 @@ TEST_CASE("the bundled sample loads documents, tables and arch specs", "[model]"
   CHECK((*arch)["mem_bw_gbps"].GetInt() == 5300);
   CHECK((*arch)["max_achievable_tflops"]["matrix_bf16"].GetInt() == 708);
   REQUIRE(model.document("arch/MI325X.json") != nullptr);
+  REQUIRE(model.document("arch/H100.json") != nullptr);
+  CHECK((*model.document("arch/H100.json"))["mem_bw_gbps"].GetInt() == 3350);
+  // --compat tracelens sees only the specs TraceLens ships.
+  const auto compat = load_analysis_directory(dir, loupe::core::ArchSet::kTraceLens);
+  CHECK(compat.document("arch/MI300X.json") != nullptr);
+  CHECK(compat.document("arch/MI325X.json") != nullptr);
+  CHECK(compat.document("arch/H100.json") == nullptr);
+  CHECK(compat.document("arch/MI355X.json") == nullptr);
   // A 1-byte CSV (TraceLens's empty DataFrame) is an empty table, not an error.
   const auto* idle = model.table("category_data/cpu_idle_ops.csv");
   REQUIRE(idle != nullptr);

@@ -32,8 +32,11 @@ TEST_CASE("loupe analyze --trace prepares the directory and analyzes it", "[trac
   CHECK_THAT(r.err, Catch::Contains("platform MI300X (the trace names no device"));
   for (const char* rel :
        {"perf_report_csvs/gpu_timeline.csv", "category_data/category_manifest.json",
+        "perf_report_csvs/ops_summary.csv", "perf_report_csvs/ops_summary_by_category.csv",
+        "perf_report_csvs/ops_unique_args.csv", "perf_report_csvs/unified_perf_summary.csv",
         "category_data/multi_kernel_data.json", "category_data/fusion_candidates.json",
-        "category_data/cpu_idle_ops.csv", "metadata/cpu_idle_metadata.json",
+        "category_data/cpu_idle_ops.csv", "category_data/other_ops.csv",
+        "metadata/cpu_idle_metadata.json", "metadata/other_metadata.json",
         "metadata/model_info.json", "loupe_run.json"}) {
     INFO(rel);
     CHECK(fs::is_regular_file(out / rel));
@@ -42,9 +45,20 @@ TEST_CASE("loupe analyze --trace prepares the directory and analyzes it", "[trac
   CHECK(std::string(manifest["platform"].GetString()) == "MI300X");
   CHECK(manifest["gpu_utilization"]["total_time_ms"].GetDouble() == 0.02);
   CHECK(manifest["gpu_utilization"]["computation_time_percent"].GetDouble() == 100.0);
-  // One kernel, no copies, no collectives, no fusion candidate: only cpu_idle is listed.
-  REQUIRE(manifest["categories"].Size() == 1);
+  // One unmodeled op (aten::relu: category "other") with one 20 us kernel, no copies, no
+  // collectives, no fusion candidate: cpu_idle and other are listed.
+  REQUIRE(manifest["categories"].Size() == 2);
   CHECK(std::string(manifest["categories"][0]["name"].GetString()) == "cpu_idle");
+  const auto& other = manifest["categories"][1];
+  CHECK(std::string(other["name"].GetString()) == "other");
+  CHECK(other["ops_count"].GetInt() == 1);
+  CHECK(other["gpu_kernel_time_ms"].GetDouble() == 0.02);
+  CHECK(other["cpu_duration_ms"].GetDouble() == 0.05);
+  const std::string unified =
+      loupe::test::read_text(out / "perf_report_csvs/unified_perf_summary.csv");
+  CHECK_THAT(unified, Catch::StartsWith("name,op category,") &&
+                          Catch::Contains("aten::relu,other,") &&
+                          Catch::Contains("'name': 'relu_kernel', 'stream': 7, 'count': 1"));
   const auto meta = parse_file(out / "metadata/cpu_idle_metadata.json");
   CHECK(meta["peak_hbm_bw_tbs"].GetDouble() == 5.3);
   CHECK(std::string(meta["trace_path"].GetString()) == fs::absolute(trace).lexically_normal());

@@ -12,63 +12,29 @@
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "reference_pack.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
 namespace tr = loupe::core::trace;
 
-namespace {
-
-std::string trim(std::string s) {
-  const auto keep = [](char c) { return c != ' ' && c != '`'; };
-  std::string out;
-  for (char c : s) {
-    if (keep(c)) out.push_back(c);
-  }
-  return out;
-}
-
-// (run, trace path relative to data/traces) from the reference README's run table.
-std::vector<std::pair<std::string, std::string>> reference_runs(const fs::path& shared) {
-  std::vector<std::pair<std::string, std::string>> runs;
-  std::istringstream in(loupe::test::read_text(shared / "data" / "reference" / "README.md"));
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.starts_with("| `")) continue;
-    std::vector<std::string> cols;
-    std::stringstream ls(line);
-    std::string col;
-    while (std::getline(ls, col, '|')) cols.push_back(trim(col));
-    if (cols.size() < 3 || !fs::is_regular_file(shared / "data" / "traces" / cols[2])) continue;
-    if (fs::exists(shared / "data" / "reference" / cols[1] / "perf_report_csvs" /
-                   "gpu_timeline.csv")) {
-      runs.emplace_back(cols[1], cols[2]);
-    }
-  }
-  return runs;
-}
-
-}  // namespace
-
 TEST_CASE("gpu_timeline.csv is byte-identical to TraceLens's for every reference run",
           "[trace][reference]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
-  const auto runs = reference_runs(shared);
+  const auto runs = loupe::test::reference_runs(shared);
   REQUIRE(runs.size() >= 36);
   std::size_t identical = 0;
-  for (const auto& [run, trace] : runs) {
-    INFO(run << " <- " << trace);
-    const fs::path path = shared / "data" / "traces" / trace;
-    REQUIRE(fs::exists(path));
-    const tr::LoadResult loaded = tr::load_trace(path);
+  for (const auto& run : runs) {
+    INFO(run.name << " <- " << run.trace.string());
+    const tr::LoadResult loaded = tr::load_trace(run.trace);
     REQUIRE_FALSE(loaded.error);
     const auto tree = tr::EventTree::build(loaded.model, {false, tr::TimeMode::kTraceLensCompat});
     tr::GpuTimelineOptions opt;
     opt.time_mode = tr::TimeMode::kTraceLensCompat;
     const auto timeline = tr::compute_gpu_timeline(loaded.model, tree, opt);
     REQUIRE(timeline);
-    const std::string expected = loupe::test::read_text(shared / "data" / "reference" / run /
-                                                        "perf_report_csvs" / "gpu_timeline.csv");
+    const std::string expected =
+        loupe::test::read_text(run.directory / "perf_report_csvs" / "gpu_timeline.csv");
     CHECK(tr::gpu_timeline_csv(*timeline) == expected);
     if (tr::gpu_timeline_csv(*timeline) == expected) ++identical;
     // Exact mode agrees to < 0.1 us on totals (spec 5.3 says ~1e-2) when every time had <= 3

@@ -60,7 +60,7 @@ void load_csv_files(Model& model, const fs::path& root, const std::string& sub) 
 
 }  // namespace
 
-Model load_analysis_directory(const fs::path& dir) {
+Model load_analysis_directory(const fs::path& dir, ArchSet arch_set) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) throw InputError(dir.string() + ": no such directory");
   if (!fs::is_directory(dir, ec)) throw InputError(dir.string() + ": not a directory");
@@ -74,7 +74,7 @@ Model load_analysis_directory(const fs::path& dir) {
        {"perf_report_csvs", "perf_report_trace1_csvs", "perf_report_trace2_csvs"}) {
     load_csv_files(model, dir, sub);
   }
-  install_arch_specs(model);
+  install_arch_specs(model, arch_set);
 
   if (const auto* manifest = model.document("category_data/category_manifest.json");
       manifest != nullptr && manifest->IsObject()) {

@@ -4,7 +4,6 @@
 
 #include "category_split.hpp"
 #include "loupe/json_value.hpp"
-#include "pandas_csv_roundtrip.hpp"
 
 namespace ad = loupe::core::prepare::analysis_dir;
 
@@ -51,11 +50,4 @@ TEST_CASE("category skills follow TraceLens's map", "[prepare][category]") {
   CHECK(ad::category_skill("norm_fwd") == "norm-analyzer");
   CHECK(ad::category_skill("other") == "generic-op-analyzer");
   CHECK(ad::category_skill("multi_tensor_apply") == "generic-op-analyzer");
-}
-
-TEST_CASE("CSV fields are quoted like Python's csv module", "[prepare][category]") {
-  CHECK(ad::csv_field("plain") == "plain");
-  CHECK(ad::csv_field("a,b") == "\"a,b\"");
-  CHECK(ad::csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
-  CHECK(ad::csv_field("two\nlines") == "\"two\nlines\"");
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "loupe/core/arch_specs.hpp"
 #include "loupe/core/model.hpp"
 
 namespace loupe::core {
@@ -19,9 +20,9 @@ class InputError : public std::runtime_error {
 // Nothing outside DIR is opened: the absolute paths recorded inside the manifest are ignored.
 // A file that cannot be read or parsed does not stop the load; it is recorded with
 // Model::set_load_error and reported by the plugin that needs it. Also installs the bundled
-// arch specs as documents "arch/<PLATFORM>.json" and the properties "input_dir" and "platform".
-// Throws InputError when DIR is not a readable directory.
-Model load_analysis_directory(const std::filesystem::path& dir);
+// arch specs (`arch_set`) as documents "arch/<PLATFORM>.json" and the properties "input_dir" and
+// "platform". Throws InputError when DIR is not a readable directory.
+Model load_analysis_directory(const std::filesystem::path& dir, ArchSet arch_set = ArchSet::kAll);
 
 // Reads a whole file. Throws std::runtime_error naming the file on failure.
 std::string read_file(const std::filesystem::path& path);

@@ -15,7 +15,11 @@ struct EmbeddedFile {
 
 const std::vector<EmbeddedFile>& embedded_arch_specs();
 
-// Adds every bundled spec to the model as document "arch/<name>.json".
-void install_arch_specs(Model& model);
+// Which bundled specs a run sees: all of them, or only those TraceLens ships (MI300X,
+// MI325X), so that `--compat tracelens` fails where TraceLens fails ("No arch config found").
+enum class ArchSet { kAll, kTraceLens };
+
+// Adds the bundled specs to the model as documents "arch/<name>.json".
+void install_arch_specs(Model& model, ArchSet set = ArchSet::kAll);
 
 }  // namespace loupe::core

@@ -9,6 +9,9 @@
 #include "loupe/core/csv_table.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
 #include "loupe/core/prepare/multi_kernel_data.hpp"
+#include "loupe/core/prepare/ops_tables.hpp"
+#include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/prepare/unified_perf_summary.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "metadata_documents.hpp"
@@ -65,7 +68,21 @@ class Pipeline {
     add("category_data/multi_kernel_data.json", multi_kernel_data_text(mk_data));
 
     std::optional<CsvTable> unified;
-    if (options_.unified_perf_summary_csv) unified = parse_csv(*options_.unified_perf_summary_csv);
+    if (!tree.gpu_only()) {
+      step("summarizing kernel launchers");
+      const OpsTables ops = build_ops_tables(model_, tree);
+      if (!ops.ops_summary_by_category_csv.empty()) {
+        add("perf_report_csvs/ops_summary_by_category.csv", ops.ops_summary_by_category_csv);
+      }
+      add("perf_report_csvs/ops_summary.csv", ops.ops_summary_csv);
+      add("perf_report_csvs/ops_unique_args.csv", ops.ops_unique_args_csv);
+
+      step("costing operations with the perf models");
+      const auto arch = perf::parse_arch_json(loupe::dump_python_json(options_.arch.spec, 0));
+      std::string unified_csv = unified_perf_summary_csv(model_, tree, arch ? &*arch : nullptr);
+      unified = parse_csv(unified_csv);
+      add("perf_report_csvs/unified_perf_summary.csv", std::move(unified_csv));
+    }
 
     std::size_t fusion_count = 0;
     if (tree.gpu_only()) {

@@ -6,8 +6,8 @@
 #include <limits>
 #include <optional>
 
+#include "loupe/core/prepare/pandas_numerics.hpp"
 #include "loupe/python_format.hpp"
-#include "numpy_sum.hpp"
 #include "pandas_csv_roundtrip.hpp"
 #include "pandas_float.hpp"
 
@@ -52,7 +52,7 @@ double summed_ms(const CsvTable& table, const std::vector<std::size_t>& rows,
     const double v = number_at(table, r, col);
     values.push_back(std::isnan(v) ? 0.0 : v);
   }
-  return numpy_pairwise_sum(values) / 1000;
+  return numpy::sum(values) / 1000;  // Series.sum(): numpy pairwise summation
 }
 
 Json time_breakdown(const CsvTable& table, const std::vector<std::size_t>& rows) {

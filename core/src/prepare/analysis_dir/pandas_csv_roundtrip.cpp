@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdint>
 
+#include "loupe/core/prepare/pandas_csv.hpp"
 #include "loupe/python_format.hpp"
 #include "pandas_float.hpp"
 
@@ -60,17 +61,6 @@ std::string float_text(std::string_view t) {
 
 }  // namespace
 
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-  return out;
-}
-
 PandasCsvRoundTrip::PandasCsvRoundTrip(const CsvTable& table) : table_(table) {
   dtypes_.reserve(table.column_count());
   for (std::size_t c = 0; c < table.column_count(); ++c) {
@@ -113,18 +103,18 @@ std::string PandasCsvRoundTrip::render(std::size_t row, std::size_t column) cons
     case Dtype::kObject:
       break;
   }
-  return csv_field(cell.text);
+  return csv_quote(cell.text);
 }
 
 std::string PandasCsvRoundTrip::header_line(const std::vector<std::string>& extra_columns) const {
   std::string line;
   for (std::size_t c = 0; c < table_.column_count(); ++c) {
     if (c > 0) line.push_back(',');
-    line.append(csv_field(table_.column_name(c)));
+    line.append(csv_quote(table_.column_name(c)));
   }
   for (const auto& name : extra_columns) {
     if (!line.empty()) line.push_back(',');
-    line.append(csv_field(name));
+    line.append(csv_quote(name));
   }
   return line;
 }
@@ -138,7 +128,7 @@ std::string PandasCsvRoundTrip::row_line(std::size_t row,
   }
   for (const auto& cell : extra_cells) {
     if (table_.column_count() > 0 || &cell != &extra_cells.front()) line.push_back(',');
-    line.append(csv_field(cell));
+    line.append(csv_quote(cell));
   }
   return line;
 }

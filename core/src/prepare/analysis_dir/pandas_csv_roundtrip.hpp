@@ -28,7 +28,4 @@ class PandasCsvRoundTrip {
   std::vector<Dtype> dtypes_;
 };
 
-// A CSV field as Python's csv module writes it with QUOTE_MINIMAL.
-std::string csv_field(std::string_view text);
-
 }  // namespace loupe::core::prepare::analysis_dir

@@ -6,7 +6,7 @@
 
 #include "candidate.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
-#include "unified_perf_events.hpp"
+#include "loupe/core/prepare/unified_perf_events.hpp"
 
 namespace loupe::core::prepare::fusion {
 
@@ -14,7 +14,7 @@ std::vector<Candidate> sibling_sequences(const trace::TraceModel& model,
                                          const trace::EventTree& tree, const DurationReader& dur) {
   std::vector<std::pair<Uid, std::vector<CandidateKernel>>> groups;
   std::unordered_map<Uid, std::size_t> group_index;
-  for (const auto& ev : collect_unified_perf_events(model, tree)) {
+  for (const auto& ev : unified::collect_unified_perf_events(model, tree)) {
     if (ev.gpu_events.size() != 1 || ev.parent == trace::kNoUid) continue;
     const Uid g = ev.gpu_events.front();
     if (model.event(g).category != trace::Category::kKernel) continue;

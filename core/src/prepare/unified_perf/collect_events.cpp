@@ -1,6 +1,6 @@
 // collect_unified_perf_events (trace_model.md §3.6.1): on every host path the highest node with
 // a perf model, else the leaf op that launches kernels, then synthetic rows for the rest.
-#include "unified_perf_events.hpp"
+#include "loupe/core/prepare/unified_perf_events.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,9 +8,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "perf_model_names.hpp"
+#include "loupe/core/prepare/perf_model.hpp"
 
-namespace loupe::core::prepare::fusion {
+namespace loupe::core::prepare::unified {
 namespace {
 
 using trace::Category;
@@ -39,7 +39,7 @@ class Collector {
  private:
   Category cat(Uid u) const { return model_.event(u).category; }
   bool launches(Uid u) const { return tree_.has_gpu_events(u); }
-  bool has_model(Uid u) const { return perf_model_info(model_.name(u)).has_model; }
+  bool has_model(Uid u) const { return perf::has_model(model_.name(u)); }
 
   bool is_nccl_name(std::string_view name) const {
     std::string low(name);
@@ -91,7 +91,8 @@ class Collector {
     return n;
   }
 
-  bool sole_bwd(Uid u) const {
+  // The forward op when `u` is the sole backward op of a modeled forward op, else kNoUid.
+  Uid sole_bwd(Uid u) const {
     Uid w = trace::kNoUid;
     Uid a = tree_.parent(u);
     for (int i = 0; i < 5 && a != trace::kNoUid; ++i, a = tree_.parent(a)) {
@@ -101,18 +102,20 @@ class Collector {
         break;
       }
     }
-    if (w == trace::kNoUid) return false;
-    const auto info = perf_model_info(model_.name(tree_.fwd_event(w)));
-    if (!info.has_model || !info.has_backward) return false;
+    if (w == trace::kNoUid) return trace::kNoUid;
+    // The forward op's class must declare a backward category and define backward formulas.
+    const perf::ModelInfo* info = perf::find_model(model_.name(tree_.fwd_event(w)));
+    if (info == nullptr || info->bwd_category.empty() || !info->has_backward) return trace::kNoUid;
     const std::string_view wname = model_.name(w);
     const auto colon = wname.find(": ");
     const bool any = colon == std::string_view::npos;
     const std::string_view main = any ? std::string_view() : wname.substr(colon + 2);
-    return count_named(w, main, any) == 1;
+    return count_named(w, main, any) == 1 ? tree_.fwd_event(w) : trace::kNoUid;
   }
 
-  void collect(Uid u) {
-    out_.push_back({u, std::string(model_.name(u)), tree_.parent(u), tree_.gpu_events(u)});
+  void collect(Uid u, CollectedKind kind, Uid forward = trace::kNoUid) {
+    out_.push_back(
+        {u, std::string(model_.name(u)), tree_.parent(u), tree_.gpu_events(u), kind, forward});
   }
 
   void visit_children(Uid u) {
@@ -126,10 +129,10 @@ class Collector {
     if (trace::is_gpu_category(c)) return;
     if (!tree_.options().add_python_func && c != Category::kCpuOp) return;
     if (!launches(u)) return;
-    if (has_model(u)) return collect(u);
-    if (sole_bwd(u)) {
+    if (has_model(u)) return collect(u, CollectedKind::kModeled);
+    if (const Uid forward = sole_bwd(u); forward != trace::kNoUid) {
       if (desc_model(u)) return visit_children(u);
-      return collect(u);
+      return collect(u, CollectedKind::kSoleBackward, forward);
     }
     if (desc_model(u)) return visit_children(u);
     if (leaf_cpu_op(u)) {
@@ -141,7 +144,7 @@ class Collector {
         for (const Uid ch : modeled) visit(ch);
         return;
       }
-      if (!is_nccl(u)) collect(u);
+      if (!is_nccl(u)) collect(u, CollectedKind::kLeaf);
       return;
     }
     visit_children(u);
@@ -166,7 +169,8 @@ class Collector {
           base,
           std::string(model_.name(base)) + "->" + std::string(model_.name(g)) + " (Synthetic Op)",
           tree_.parent(base),
-          {g}};
+          {g},
+          CollectedKind::kSynthetic};
       if (a != trace::kNoUid) {
         backed.push_back(std::move(e));
       } else {
@@ -194,4 +198,4 @@ std::vector<CollectedEvent> collect_unified_perf_events(const trace::TraceModel&
   return Collector(model, tree).run();
 }
 
-}  // namespace loupe::core::prepare::fusion
+}  // namespace loupe::core::prepare::unified

@@ -28,9 +28,6 @@ struct PrepareOptions {
   std::filesystem::path output_dir;  // recorded, and where the files go
   ArchSelection arch;
   bool compat_tracelens = false;  // TraceLens's double-precision times in gpu_timeline.csv
-  // Transitional: a perf report's unified_perf_summary.csv to split into the compute
-  // categories (<cat>_ops.csv, metadata, manifest entries) until Loupe computes its own.
-  std::optional<std::string> unified_perf_summary_csv;
   std::function<void(std::string_view)> progress;  // one line per step
 };
 

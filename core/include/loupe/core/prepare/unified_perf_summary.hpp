@@ -1,0 +1,21 @@
+// TraceLens's `unified_perf_summary.csv` (trace_model.md §3.6): on every host path the highest
+// op with a perf model, else the leaf op that launches kernels, plus synthetic rows for kernels
+// nothing else covers; one row per distinct (name, category, thread, args) with perf-model
+// metrics, kernel statistics and call-stack columns.
+#pragma once
+
+#include <string>
+
+#include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::core::prepare {
+
+// The CSV text as TraceLens writes it. `tree` must be built with add_python_func = true and
+// TimeMode::kTraceLensCompat (the report TraceLens's orchestrator reads). With `arch` the
+// roofline columns are included.
+std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
+                                     const perf::Arch* arch);
+
+}  // namespace loupe::core::prepare

@@ -1,0 +1,2 @@
+#pragma once
+#include "loupe/core/prepare/unified_perf_events.hpp"

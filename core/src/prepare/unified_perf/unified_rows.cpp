@@ -1,0 +1,131 @@
+#include "unified_rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <unordered_map>
+
+#include "json_text.hpp"
+#include "loupe/core/prepare/ops_tables.hpp"
+#include "loupe/core/prepare/py_repr.hpp"
+
+namespace loupe::core::prepare::unified {
+namespace {
+
+constexpr const char* kArgKeys[] = {"Input Dims", "Input type", "Input Strides", "Concrete Inputs"};
+
+Json arg_json(const trace::TraceModel& model, trace::Uid uid, const char* key) {
+  const auto text = model.arg_text(uid, key);
+  return text ? parse_json_text(*text) : Json();
+}
+
+// Names of the op's subtree kernels by start time: the kernel_details the per-family sheets
+// leave on a modeled op, which GEMM reads for its transpose flags.
+std::vector<std::string> kernel_names_by_time(const trace::TraceModel& model,
+                                              const trace::EventTree& tree, trace::Uid uid) {
+  std::vector<trace::Uid> kernels = tree.gpu_events(uid);
+  std::stable_sort(kernels.begin(), kernels.end(), [&](trace::Uid a, trace::Uid b) {
+    return model.event(a).ts_ns < model.event(b).ts_ns;
+  });
+  std::vector<std::string> names;
+  names.reserve(kernels.size());
+  for (const trace::Uid k : kernels) names.emplace_back(model.name(k));
+  return names;
+}
+
+perf::OpArgs op_args(const trace::TraceModel& model, const trace::EventTree& tree, trace::Uid uid) {
+  perf::OpArgs args;
+  args.input_dims = arg_json(model, uid, "Input Dims");
+  args.input_types = arg_json(model, uid, "Input type");
+  args.input_strides = arg_json(model, uid, "Input Strides");
+  args.concrete_inputs = arg_json(model, uid, "Concrete Inputs");
+  args.kernel_names = kernel_names_by_time(model, tree, uid);
+  return args;
+}
+
+void fill_identity(const trace::TraceModel& model, UnifiedRow& row) {
+  const trace::Event& e = model.event(row.source);
+  if (e.thread != trace::kNoIndex) {
+    row.process_name = model.process_name(e.thread);
+    row.process_label = model.process_label(e.thread);
+    row.thread_name = model.thread_name(e.thread);
+  }
+  for (int i = 0; i < 4; ++i) {
+    const Json value = arg_json(model, row.source, kArgKeys[i]);
+    if (!value.is_null()) row.args[i] = py_json_str(value, true);
+  }
+  row.duration_us = {model.dur_us(row.source), model.dur_is_integer(row.source)};
+}
+
+void apply_metrics(const perf::ModelResult& result, const perf::Arch* arch, UnifiedRow& row) {
+  row.perf_params = perf::params_repr(result.params);
+  const perf::Metrics m = perf::compute_metrics(result, row.kernel_time_us.value, arch);
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  row.has_metrics = true;
+  row.gflops = m.gflops;
+  row.data_moved_mb = m.data_moved_mb.value_or(kNaN);
+  row.flops_per_byte = m.flops_per_byte;
+  row.tflops_per_s = m.tflops_per_s;
+  row.tb_per_s = m.tb_per_s;
+  row.compute_spec = m.compute_spec;
+  row.roofline_time_us = m.roofline_time_us.value_or(kNaN);
+  row.roofline_bound = m.roofline_bound;
+  row.pct_roofline = m.pct_roofline;
+}
+
+}  // namespace
+
+std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
+                                           const trace::EventTree& tree,
+                                           const std::vector<CollectedEvent>& collected,
+                                           const perf::Arch* arch) {
+  // The categorizer reads the first entry of an op's kernel_details, which at this point of
+  // TraceLens's pipeline are the kernels it launched directly (launcher table, §3.3); ops that
+  // launch nothing directly have none. (resnet: max_pool2d_with_indices_backward is "other"
+  // although its first subtree kernel is a fill launched by a child op.)
+  std::unordered_map<trace::Uid, trace::Uid> first_direct_kernel;
+  for (const KernelLauncher& launcher : kernel_launchers(model, tree)) {
+    if (!launcher.direct_ops.empty())
+      first_direct_kernel[launcher.uid] = launcher.direct_ops.front();
+  }
+  std::vector<UnifiedRow> rows;
+  rows.reserve(collected.size());
+  auto next_uid = static_cast<std::int64_t>(model.event_count());  // max UID + 1
+  for (const CollectedEvent& c : collected) {
+    UnifiedRow row;
+    row.source = c.source;
+    row.synthetic = c.kind == CollectedKind::kSynthetic;
+    row.uid = row.synthetic ? next_uid++ : static_cast<std::int64_t>(c.source);
+    row.name = c.name;
+    fill_identity(model, row);
+    row.gpu_events = c.gpu_events;
+    row.kernel_details = kernel_details_of(model, row.gpu_events);
+    row.kernel_time_us = gpu_busy_time(model, row.gpu_events);
+    const auto direct = first_direct_kernel.find(row.source);
+    const std::string_view first_kernel =
+        direct == first_direct_kernel.end() ? std::string_view() : model.name(direct->second);
+
+    if (c.kind == CollectedKind::kModeled) {
+      row.has_perf_model = true;
+      row.category = perf::op_category(row.name, first_kernel);
+      const auto result = perf::evaluate(row.name, op_args(model, tree, row.source));
+      if (result.error == perf::ModelError::kNotImplemented) continue;
+      if (result.ok()) apply_metrics(result, arch, row);
+    } else if (c.kind == CollectedKind::kSoleBackward) {
+      row.has_perf_model = true;
+      const perf::ModelInfo* info = perf::find_model(model.name(c.forward));
+      row.category = info != nullptr ? std::string(info->bwd_category)
+                                     : perf::op_category(row.name, first_kernel);
+      const auto result = perf::evaluate(model.name(c.forward), op_args(model, tree, c.forward),
+                                         perf::Direction::kBackward);
+      if (result.error == perf::ModelError::kNotImplemented) continue;
+      if (result.ok()) apply_metrics(result, arch, row);
+    } else {
+      row.category = perf::op_category(row.name, first_kernel);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace loupe::core::prepare::unified

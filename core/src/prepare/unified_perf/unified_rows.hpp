@@ -1,0 +1,41 @@
+// One row per collected event (trace_model.md §3.6.2): identity and args columns, CPU
+// duration, the GPU ops it covers with their busy time, and the perf-model metrics.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collect_events.hpp"
+#include "loupe/core/prepare/gpu_intervals.hpp"
+#include "loupe/core/prepare/kernel_details_summary.hpp"
+#include "loupe/core/prepare/perf_model.hpp"
+
+namespace loupe::core::prepare::unified {
+
+struct UnifiedRow {
+  trace::Uid source = trace::kNoUid;  // the event, or the node a synthetic row copies
+  std::int64_t uid = 0;               // the UID column (fresh for synthetic rows)
+  bool synthetic = false;
+  std::string name, category, process_name, process_label, thread_name;
+  std::optional<std::string> args[4];  // str() of Input Dims/type/Strides/Concrete Inputs
+  PyNumber duration_us;                // the op's CPU duration
+  std::vector<trace::Uid> gpu_events;  // §2.6 order
+  std::vector<KernelDetail> kernel_details;
+  PyNumber kernel_time_us;  // busy time of gpu_events
+  bool has_perf_model = false;
+  bool has_metrics = false;  // the metric fields below hold model values
+  double gflops = 0, data_moved_mb = 0, flops_per_byte = 0, tflops_per_s = 0, tb_per_s = 0;
+  double roofline_time_us = 0, pct_roofline = 0;
+  std::string compute_spec, roofline_bound;
+  std::optional<std::string> perf_params;  // repr of the params dict; nullopt = None
+};
+
+// Rows in collection order; rows whose model raises "not implemented" are dropped (§3.6.2).
+std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
+                                           const trace::EventTree& tree,
+                                           const std::vector<CollectedEvent>& collected,
+                                           const perf::Arch* arch);
+
+}  // namespace loupe::core::prepare::unified

@@ -1,0 +1,29 @@
+// summarize_df_unified_perf_table (trace_model.md §3.6.3): rows grouped by the str() of
+// (name, category, thread, args), aggregated with pandas' groupby kernels, sorted by kernel
+// time, written as TraceLens's CSV.
+#pragma once
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "unified_rows.hpp"
+
+namespace loupe::core::prepare::unified {
+
+// entry_point and call_stack_full of a group, from its first row with kernels (the template)
+// and the group's kernel summary (whose order the chains follow).
+struct CallStackCells {
+  std::string entry_point;
+  std::string call_stack_full;
+};
+using CallStackFn = std::function<CallStackCells(const UnifiedRow& template_row,
+                                                 std::span<const KernelStats> summary)>;
+
+// `with_roofline`: the arch columns (Roofline Bound, Roofline Time, Pct Roofline_*).
+// `call_stacks`: null when the report has no call-stack columns.
+std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_roofline,
+                                const CallStackFn& call_stacks);
+
+}  // namespace loupe::core::prepare::unified
