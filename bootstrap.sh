@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Loupe bootstrap: installs what is missing (Debian packages), builds, and runs.
-#   ./bootstrap.sh demo   build (release) and analyze the bundled sample directory
+#   ./bootstrap.sh demo   build (release), then raw bundled trace -> findings
 #   ./bootstrap.sh test   build (dev preset) and run the whole test suite
 #   ./bootstrap.sh ci     `test`, then the test suite again under ASan + UBSan
 #   ./bootstrap.sh deps   only install the missing packages
@@ -40,11 +40,15 @@ case "${1:-}" in
     build release
     rm -rf out/demo
     status=0
-    ./build/release/bin/loupe analyze tests/data/samples/mi300_qwen -o out/demo || status=$?
+    ./build/release/bin/loupe analyze --trace \
+      tests/data/samples/mi300/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz -o out/demo || status=$?
+    [ -d out/demo/category_data ] || exit "$status"
     echo
-    echo "Findings written under out/demo/:"
-    find out/demo -name '*_findings.md' | sort | sed 's/^/  /'
-    echo "Metrics: out/demo/category_data/*_metrics.json; run record: out/demo/loupe_run.json"
+    echo "Prepared from the trace (TraceLens layout):"
+    (cd out/demo && find perf_report_csvs category_data metadata -type f ! -name '*_metrics.json' | sort | sed 's/^/  /')
+    echo "Analyzer outputs:"
+    (cd out/demo && find . -name '*_metrics.json' -o -name '*_findings.md' | sed 's#^\./##' | sort | sed 's/^/  /')
+    echo "Run record: out/demo/loupe_run.json"
     exit "$status"
     ;;
   test)
