@@ -105,6 +105,6 @@ TEST_CASE("events without args or cat are kept", "[trace][reader]") {
       R"({"ph":"i","name":"x","pid":"","tid":"","ts":3,"s":"g"},{"ph":"M","name":"process_name","pid":5,"tid":0,"args":{"name":"python3"}})"));
   CHECK(r.model.event_count() == 2);
   CHECK(r.model.event(0).category == tr::Category::kNone);
-  CHECK(r.model.detail(0) == nullptr);
+  CHECK_FALSE(r.model.detail(0).has_value());
   CHECK(r.model.process_name(r.model.event(1).thread) == "python3");
 }

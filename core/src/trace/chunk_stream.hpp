@@ -4,6 +4,7 @@
 #include <rapidjson/rapidjson.h>
 
 #include <cstdint>
+#include <string_view>
 
 #include "loupe/core/trace/byte_source.hpp"
 
@@ -12,7 +13,8 @@ namespace loupe::core::trace {
 class ChunkStream {
  public:
   using Ch = char;
-  explicit ChunkStream(ByteSource& source) : source_(source) {}
+  // `base`: the byte offset of the source's first byte in the JSON text.
+  explicit ChunkStream(ByteSource& source, std::uint64_t base = 0) : source_(source), base_(base) {}
 
   Ch Peek() {
     if (RAPIDJSON_LIKELY(cur_ != end_)) return *cur_;
@@ -27,6 +29,11 @@ class ChunkStream {
   }
   std::uint64_t offset() const { return base_ + static_cast<std::uint64_t>(cur_ - begin_); }
   bool at_end() { return Peek() == '\0' && cur_ == end_; }
+  // The unread bytes of the current chunk (valid until the source's next chunk is fetched).
+  std::string_view remaining() const {
+    return cur_ == nullptr ? std::string_view()
+                           : std::string_view(cur_, static_cast<std::size_t>(end_ - cur_));
+  }
 
   // Write side, unused (RapidJSON requires the names).
   Ch* PutBegin() {

@@ -134,13 +134,13 @@ void EventTree::attach_gpu_ops(const TraceModel& model,
   for (Uid u = 0; u < n; ++u) {
     const Event& e = model.event(u);
     if (is_runtime_category(e.category) && contains_launch(model.name(u))) {
-      const EventDetail* d = model.detail(u);
-      if (d != nullptr && d->correlation != kNoValue) linking_key_ = LinkingKey::kCorrelation;
+      const auto d = model.detail(u);
+      if (d && d->correlation != kNoValue) linking_key_ = LinkingKey::kCorrelation;
       break;
     }
   }
-  const auto link_of = [&](const EventDetail* d) {
-    if (d == nullptr) return kNoValue;
+  const auto link_of = [&](const std::optional<EventDetail>& d) {
+    if (!d) return kNoValue;
     return linking_key_ == LinkingKey::kCorrelation ? d->correlation : d->external_id;
   };
 
@@ -154,8 +154,8 @@ void EventTree::attach_gpu_ops(const TraceModel& model,
     if (is_runtime_category(e.category)) runtime_uids.push_back(u);
     if (is_gpu_category(e.category)) ++stats_.gpu_ops;
     if (e.category == Category::kAc2g) {
-      const EventDetail* d = model.detail(u);
-      if (d == nullptr || d->flow_id == kNoValue) {
+      const auto d = model.detail(u);
+      if (!d || d->flow_id == kNoValue) {
         ++stats_.flows_without_id;
         continue;
       }
@@ -223,8 +223,8 @@ void EventTree::link_fwd_bwd(const TraceModel& model) {
   for (Uid u = 0; u < n; ++u) {
     const Event& e = model.event(u);
     if (e.category == Category::kAc2g || (e.flags & kHasArgs) == 0) continue;
-    const EventDetail* d = model.detail(u);
-    if (d == nullptr || d->sequence == kNoValue) continue;
+    const auto d = model.detail(u);
+    if (!d || d->sequence == kNoValue) continue;
     auto& list = seq_index[d->sequence];
     if (list.empty()) order.push_back(d->sequence);
     list.push_back(u);

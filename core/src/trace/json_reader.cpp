@@ -1,11 +1,14 @@
 #include "loupe/core/trace/json_reader.hpp"
 
-#include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
-#include <cstdio>
+#include <memory>
+#include <string>
 
 #include "chunk_stream.hpp"
+#include "event_array_reader.hpp"
+#include "parse_error_text.hpp"
+#include "read_position.hpp"
 #include "trace_model_builder.hpp"
 
 namespace loupe::core::trace {
@@ -42,65 +45,117 @@ class ProgressSource final : public ByteSource {
   std::uint64_t next_report_ = 64u << 20;
 };
 
-std::string describe_parse_error(rapidjson::ParseErrorCode code, char at, bool at_end) {
-  using rapidjson::ParseErrorCode;
-  if (at_end) {
-    return std::string("unexpected end of input (truncated JSON?): ") +
-           rapidjson::GetParseError_En(code);
+// Yields `prefix` first, then the chunks of `inner`: resumes RapidJSON after the fast path.
+class SpliceSource final : public ByteSource {
+ public:
+  SpliceSource(std::string prefix, ByteSource& inner) : prefix_(std::move(prefix)), inner_(inner) {}
+  std::string_view next_chunk() override {
+    if (!prefix_done_) {
+      prefix_done_ = true;
+      if (!prefix_.empty()) return prefix_;
+    }
+    return inner_.next_chunk();
   }
-  const auto c = static_cast<unsigned char>(at);
-  if (code == rapidjson::kParseErrorStringEscapeInvalid && c < 0x20) {
-    char buf[96];
-    std::snprintf(buf, sizeof(buf), "unescaped control character 0x%02X inside a string", c);
-    return buf;
-  }
-  if (code == rapidjson::kParseErrorValueInvalid &&
-      (at == 'n' || at == 'i' || at == 'N' || at == 'I' || at == 'a' || at == 'f' || at == 'e' ||
-       at == 'u' || at == 't')) {
-    return "invalid value (a bare nan/inf/infinity? only NaN, Infinity and -Infinity are accepted)";
-  }
-  return rapidjson::GetParseError_En(code);
-}
+  std::string error() const override { return inner_.error(); }
+  std::uint64_t ignored_trailing_bytes() const override { return inner_.ignored_trailing_bytes(); }
+  bool is_gzip() const override { return inner_.is_gzip(); }
+  std::uint64_t input_bytes_consumed() const override { return inner_.input_bytes_consumed(); }
+
+ private:
+  std::string prefix_;
+  ByteSource& inner_;
+  bool prefix_done_ = false;
+};
+
+// The synthetic start of an object with one member, put in front of the bytes after the
+// traceEvents array so that RapidJSON resumes in the state "after a member value".
+constexpr std::string_view kResumeObject = "{\"\":0";
 
 LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options) {
   LoadResult result;
   result.gzip = raw->is_gzip();
   if (options.read_ahead) raw = read_ahead(std::move(raw));
   ProgressSource source(std::move(raw), options);
-  ChunkStream stream(source);
-  TraceModelBuilder builder(result.model, [&stream] { return stream.offset(); });
-  rapidjson::Reader reader;
-  const rapidjson::ParseResult ok = reader.Parse<kParseFlags>(stream, builder);
-  const std::string container_error = source.error();
-  if (!ok) {
-    const bool at_end = stream.at_end();
-    LoadError err;
-    err.offset = ok.Offset();
-    if (!container_error.empty()) {
-      err.message = container_error;
-    } else if (ok.Code() == rapidjson::kParseErrorTermination) {
-      err.message = builder.fatal_message();
-    } else {
-      err.message = describe_parse_error(ok.Code(), stream.Peek(), at_end);
+  ReadPosition position;
+  TraceModelBuilder builder(result.model, [&position] { return position.now(); });
+  builder.set_pause_at_events(true);
+  EventArrayReader events(source, builder, position);
+
+  std::unique_ptr<SpliceSource> splice;
+  auto stream = std::make_unique<ChunkStream>(source);
+  position.chunk = stream.get();
+  bool parse = true;  // false once the top-level value is complete (top-level array)
+  std::uint64_t end_offset = 0;
+  while (true) {
+    rapidjson::ParseResult ok;
+    if (parse) {
+      rapidjson::Reader reader;
+      ok = reader.Parse<kParseFlags>(*stream, builder);
     }
-    result.error = err;
-  } else if (!container_error.empty()) {
-    result.error = LoadError{stream.offset(), container_error};
-  } else if (!builder.saw_trace_events()) {
-    result.error = LoadError{stream.offset(), "the top-level object has no traceEvents array"};
-  } else {
-    // Anything but whitespace after the top-level value is an error (not merely ignored).
-    while (!stream.at_end()) {
-      const char c = stream.Peek();
-      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-        result.error = LoadError{stream.offset(), "unexpected data after the top-level JSON value"};
+    if (!ok && ok.Code() == rapidjson::kParseErrorTermination && builder.take_pause()) {
+      // The traceEvents array: its elements go through the fast path.
+      const std::string_view initial = stream->remaining();
+      const std::uint64_t base = stream->offset();
+      auto err = events.run(initial, base);
+      position.chunk = nullptr;
+      if (err) {
+        const std::string container_error = source.error();
+        if (!container_error.empty()) err->message = container_error;
+        result.error = err;
+        end_offset = err->offset;
         break;
       }
-      stream.Take();
+      position.token = events.rest_offset();
+      builder.EndArray(0);
+      std::string prefix;
+      std::uint64_t prefix_offset = events.rest_offset();
+      parse = !builder.top_is_array();
+      if (parse) {
+        prefix.assign(kResumeObject);
+        prefix_offset -= kResumeObject.size();
+        builder.resume_top_object();
+      }
+      prefix.append(events.rest());
+      stream.reset();
+      splice = std::make_unique<SpliceSource>(std::move(prefix), source);
+      stream = std::make_unique<ChunkStream>(*splice, prefix_offset);
+      position.chunk = stream.get();
+      continue;
     }
+    const std::string container_error = source.error();
+    if (!ok) {
+      const bool at_end = stream->at_end();
+      LoadError err;
+      err.offset = ok.Offset();
+      if (!container_error.empty()) {
+        err.message = container_error;
+      } else if (ok.Code() == rapidjson::kParseErrorTermination) {
+        err.message = builder.fatal_message();
+      } else {
+        err.message = describe_parse_error(ok.Code(), stream->Peek(), at_end);
+      }
+      result.error = err;
+    } else if (!container_error.empty()) {
+      result.error = LoadError{stream->offset(), container_error};
+    } else if (!builder.saw_trace_events()) {
+      result.error = LoadError{stream->offset(), "the top-level object has no traceEvents array"};
+    } else {
+      // Anything but whitespace after the top-level value is an error (not merely ignored).
+      while (!stream->at_end()) {
+        const char c = stream->Peek();
+        if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+          result.error =
+              LoadError{stream->offset(), "unexpected data after the top-level JSON value"};
+          break;
+        }
+        stream->Take();
+      }
+    }
+    end_offset = stream->offset();
+    break;
   }
   if (source.ignored_trailing_bytes() > 0) {
-    result.model.diagnostics().warn(Warning::kTrailingGzipData, stream.offset(),
+    result.model.diagnostics().warn(Warning::kTrailingGzipData, end_offset,
                                     std::to_string(source.ignored_trailing_bytes()) +
                                         " bytes after the last gzip member ignored");
   }
@@ -112,11 +167,11 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
 }  // namespace
 
 LoadResult load_trace(const std::filesystem::path& path, const LoadOptions& options) {
-  return load_from(open_byte_source(path), options);
+  return load_from(open_byte_source(path, options.chunk_bytes), options);
 }
 
 LoadResult load_trace_bytes(std::string bytes, const LoadOptions& options) {
-  return load_from(memory_byte_source(std::move(bytes)), options);
+  return load_from(memory_byte_source(std::move(bytes), options.chunk_bytes), options);
 }
 
 }  // namespace loupe::core::trace

@@ -4,6 +4,8 @@
 
 #include <array>
 
+#include "varint.hpp"
+
 namespace loupe::core::trace {
 
 namespace {
@@ -105,12 +107,40 @@ std::string TraceModel::id_text(const IdValue& v) const {
   return std::to_string(v.value);
 }
 
+// Detail record: a presence byte (bit 0 correlation, 1 external id, 2 sequence, 3 flow id),
+// the present ids as zigzag varints, the args count, then per arg the key's StringId and the
+// value (inline int << 1 | 1, or StringId << 1), all varints.
+std::optional<EventDetail> TraceModel::detail(Uid uid) const {
+  const Event& e = events_[uid];
+  if ((e.flags & kHasDetail) == 0) return std::nullopt;
+  const std::uint64_t address = e.detail_address();
+  const std::uint8_t* start = details_.at(address);
+  const std::uint8_t* p = start;
+  const std::uint8_t present = *p++;
+  EventDetail d;
+  if ((present & 1) != 0) d.correlation = unzigzag(get_varint(p));
+  if ((present & 2) != 0) d.external_id = unzigzag(get_varint(p));
+  if ((present & 4) != 0) d.sequence = unzigzag(get_varint(p));
+  if ((present & 8) != 0) d.flow_id = unzigzag(get_varint(p));
+  d.args_count = static_cast<std::uint32_t>(get_varint(p));
+  d.args_offset = address + static_cast<std::uint64_t>(p - start);
+  return d;
+}
+
 std::vector<ArgPair> TraceModel::args(Uid uid) const {
   std::vector<ArgPair> out;
-  const EventDetail* d = detail(uid);
-  if (d == nullptr) return out;
+  const auto d = detail(uid);
+  if (!d) return out;
   out.reserve(d->args_count);
-  for (std::uint32_t i = 0; i < d->args_count; ++i) out.push_back(arg_pairs_[d->args_offset + i]);
+  const std::uint8_t* p = details_.at(d->args_offset);
+  for (std::uint32_t i = 0; i < d->args_count; ++i) {
+    ArgPair pair;
+    pair.key = static_cast<StringId>(get_varint(p));
+    const std::uint64_t v = get_varint(p);
+    pair.value = (v & 1) != 0 ? static_cast<std::uint32_t>(v >> 1) | ArgPair::kInlineIntBit
+                              : static_cast<std::uint32_t>(v >> 1);
+    out.push_back(pair);
+  }
   return out;
 }
 
@@ -153,8 +183,8 @@ std::uint64_t TraceModel::events_with_cat_string(std::string_view cat) const {
 }
 
 std::size_t TraceModel::memory_bytes() const {
-  return events_.memory_bytes() + details_.memory_bytes() + arg_pairs_.memory_bytes() +
-         strings_.memory_bytes() + (ts_fallback_.size() + dur_fallback_.size()) * 32;
+  return events_.memory_bytes() + details_.memory_bytes() + strings_.memory_bytes() +
+         (ts_fallback_.size() + dur_fallback_.size()) * 32;
 }
 
 const char* warning_description(Warning w) {

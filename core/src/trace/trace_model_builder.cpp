@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "utf8_check.hpp"
+#include "varint.hpp"
 
 namespace loupe::core::trace {
 
@@ -182,6 +183,10 @@ void TraceModelBuilder::finish_capture() {
   const std::string_view text(capture_buffer_.GetString(), capture_buffer_.GetSize());
   switch (kind) {
     case Capture::kTopMeta:
+      if (skip_top_meta_) {
+        skip_top_meta_ = false;
+        break;
+      }
       model_.metadata_.emplace_back(pending_top_key_, std::string(text));
       break;
     case Capture::kArg:
@@ -433,11 +438,14 @@ bool TraceModelBuilder::StartArray() {
       top_is_array_ = true;
       saw_trace_events_ = true;
       ctx_ = Ctx::kEvents;
-      return true;
+      paused_ = pause_at_events_;
+      return !paused_;
     case Ctx::kTopObject:
       if (pending_top_key_ == "traceEvents") {
         saw_trace_events_ = true;
         ctx_ = Ctx::kEvents;
+        paused_ = pause_at_events_;
+        return !paused_;
       } else {
         start_capture(Capture::kTopMeta);
         capture_writer_.StartArray();
@@ -524,7 +532,8 @@ void TraceModelBuilder::on_event_number(std::string_view text) {
       double fb = 0;
       bool used_fallback = false;
       if (!parse_time(text, ns, fb, used_fallback)) break;
-      const bool integer_literal = text.find_first_of(".eE") == std::string_view::npos;
+      bool integer_literal = true;
+      for (const char c : text) integer_literal &= c != '.' && c != 'e' && c != 'E';
       if (field_ == Field::kTs) {
         ev_.ts_ns = ns;
         ev_.ts_fallback = fb;
@@ -701,16 +710,27 @@ void TraceModelBuilder::commit_event() {
   const bool has_ids = ev_.correlation != kNoValue || ev_.external_id != kNoValue ||
                        ev_.sequence != kNoValue || ev_.flow_id != kNoValue;
   if (has_ids || (ev_.flags & kHasArgs) != 0) {
-    EventDetail d;
-    d.correlation = ev_.correlation;
-    d.external_id = ev_.external_id;
-    d.sequence = ev_.sequence;
-    d.flow_id = ev_.flow_id;
-    d.args_offset = model_.arg_pairs_.size();
-    d.args_count = static_cast<std::uint32_t>(ev_.pairs.size());
-    for (const ArgPair& p : ev_.pairs) model_.arg_pairs_.push_back(p);
-    e.detail = static_cast<std::uint32_t>(model_.details_.size());
-    model_.details_.push_back(d);
+    // Encoding: see TraceModel::detail (trace_model.cpp).
+    record_.clear();
+    record_.push_back(static_cast<std::uint8_t>(
+        (ev_.correlation != kNoValue ? 1 : 0) | (ev_.external_id != kNoValue ? 2 : 0) |
+        (ev_.sequence != kNoValue ? 4 : 0) | (ev_.flow_id != kNoValue ? 8 : 0)));
+    if (ev_.correlation != kNoValue) put_varint(record_, zigzag(ev_.correlation));
+    if (ev_.external_id != kNoValue) put_varint(record_, zigzag(ev_.external_id));
+    if (ev_.sequence != kNoValue) put_varint(record_, zigzag(ev_.sequence));
+    if (ev_.flow_id != kNoValue) put_varint(record_, zigzag(ev_.flow_id));
+    put_varint(record_, ev_.pairs.size());
+    for (const ArgPair& p : ev_.pairs) {
+      put_varint(record_, p.key);
+      put_varint(record_,
+                 p.is_inline_int()
+                     ? (static_cast<std::uint64_t>(p.value & ~ArgPair::kInlineIntBit) << 1) | 1
+                     : static_cast<std::uint64_t>(p.value) << 1);
+    }
+    const std::uint64_t address = model_.details_.append(record_.data(), record_.size());
+    e.detail = static_cast<std::uint32_t>(address);
+    e.detail_hi = static_cast<std::uint16_t>(address >> 32);
+    e.flags |= kHasDetail;
   }
   if ((e.flags & kTsFallback) != 0) model_.ts_fallback_[uid] = ev_.ts_fallback;
   if ((e.flags & kDurFallback) != 0) model_.dur_fallback_[uid] = ev_.dur_fallback;

@@ -37,6 +37,24 @@ class TraceModelBuilder {
   bool EndArray(rapidjson::SizeType count);
 
   bool saw_trace_events() const { return saw_trace_events_; }
+  bool top_is_array() const { return top_is_array_; }
+
+  // Fast-path hand-off (json_reader.cpp): when set, the handler stops the parse right after
+  // the `[` of traceEvents (RapidJSON reports kParseErrorTermination) so that the elements can
+  // be read by the event tokenizer; take_pause() says whether that is why the parse stopped.
+  void set_pause_at_events(bool pause) { pause_at_events_ = pause; }
+  bool take_pause() {
+    const bool paused = paused_;
+    paused_ = false;
+    return paused;
+  }
+  // Resumes the top-level object after the traceEvents array: the reader then parses the
+  // synthetic prefix `{"":0` followed by the rest of the file, and the synthetic member is
+  // dropped.
+  void resume_top_object() {
+    ctx_ = Ctx::kTop;
+    skip_top_meta_ = true;
+  }
   // Why the handler stopped the parse (empty if it did not).
   const std::string& fatal_message() const { return fatal_message_; }
   bool in_event() const { return ctx_ == Ctx::kEvent || ctx_ == Ctx::kArgs || capture_depth_ > 0; }
@@ -98,6 +116,9 @@ class TraceModelBuilder {
   Ctx ctx_ = Ctx::kTop;
   bool top_is_array_ = false;
   bool saw_trace_events_ = false;
+  bool pause_at_events_ = false;
+  bool paused_ = false;
+  bool skip_top_meta_ = false;
   std::string pending_top_key_;
   Field field_ = Field::kOther;
   ArgKey arg_key_ = ArgKey::kGeneric;
@@ -119,6 +140,7 @@ class TraceModelBuilder {
   std::uint32_t last_thread_ = kNoIndex;
   std::vector<std::uint8_t> cat_cache_;  // StringId -> Category (0xFF = not yet mapped)
   std::string escaped_;
+  std::vector<std::uint8_t> record_;  // the detail record being encoded
   std::string fatal_message_;
 };
 

@@ -13,7 +13,8 @@
 namespace loupe::core::trace {
 
 struct LoadOptions {
-  bool read_ahead = true;  // inflate / read on a second thread while parsing
+  bool read_ahead = true;              // inflate / read on a second thread while parsing
+  std::size_t chunk_bytes = 1u << 20;  // JSON text read (or inflated) per step
   // Called about every 64 MiB of JSON text with (JSON bytes so far, file bytes so far).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };

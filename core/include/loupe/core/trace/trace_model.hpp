@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "loupe/core/trace/detail_arena.hpp"
 #include "loupe/core/trace/segmented_vector.hpp"
 #include "loupe/core/trace/string_pool.hpp"
 #include "loupe/core/trace/trace_diagnostics.hpp"
@@ -98,6 +99,7 @@ enum EventFlags : std::uint16_t {
   // values as ints, which changes how TraceLens prints numbers derived from them.
   kTsInteger = 1u << 6,
   kDurInteger = 1u << 7,
+  kHasDetail = 1u << 8,  // the event has a detail record (args or ids)
 };
 
 // Core per-event record (40 bytes). Absent integers are kNoValue, absent strings kNoString.
@@ -107,19 +109,27 @@ struct Event {
   StringId name = kNoString;
   StringId cat = kNoString;         // raw `cat` string (interned)
   std::uint32_t thread = kNoIndex;  // index into threads()
-  std::uint32_t detail = kNoIndex;  // index into details() when the event has args or ids
+  // Arena address of the detail record (when flags has kHasDetail): low 32 bits + high 16.
+  std::uint32_t detail = 0;
   Category category = Category::kNone;
   Phase phase = Phase::kNone;
   std::uint16_t flags = 0;
+  std::uint16_t detail_hi = 0;
+  std::uint64_t detail_address() const {
+    return static_cast<std::uint64_t>(detail) | (static_cast<std::uint64_t>(detail_hi) << 32);
+  }
 };
 
-// Ids the tree needs, plus the event's remaining args (kNoValue when absent).
+static_assert(sizeof(Event) == 40);
+
+// Ids the tree needs, plus where the event's remaining args are (kNoValue when absent).
+// Decoded on demand from the compact (varint) record of the event.
 struct EventDetail {
   std::int64_t correlation = kNoValue;  // args.correlation
   std::int64_t external_id = kNoValue;  // args["External id"]
   std::int64_t sequence = kNoValue;     // args["Sequence number"]
   std::int64_t flow_id = kNoValue;      // top-level `id` (flow events)
-  std::uint64_t args_offset = 0;        // into arg_pairs()
+  std::uint64_t args_offset = 0;        // arena address of the encoded args
   std::uint32_t args_count = 0;
 };
 
@@ -137,10 +147,8 @@ class TraceModel {
  public:
   std::size_t event_count() const { return events_.size(); }
   const Event& event(Uid uid) const { return events_[uid]; }
-  const EventDetail* detail(Uid uid) const {
-    const auto d = events_[uid].detail;
-    return d == kNoIndex ? nullptr : &details_[d];
-  }
+  // The event's ids and args location; nullopt when it has neither args nor ids.
+  std::optional<EventDetail> detail(Uid uid) const;
   std::string_view str(StringId id) const {
     return id == kNoString ? std::string_view() : strings_.view(id);
   }
@@ -191,8 +199,7 @@ class TraceModel {
   friend class TraceModelBuilder;
 
   SegmentedVector<Event> events_;
-  SegmentedVector<EventDetail> details_;
-  SegmentedVector<ArgPair, 18> arg_pairs_;
+  DetailArena details_;
   StringPool strings_;
   std::vector<ThreadInfo> threads_;
   std::unordered_map<Uid, double> ts_fallback_;
