@@ -157,6 +157,7 @@ int run_analyze(const std::vector<std::string>& args) {
   }
   options.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
 
+  core::prepare::TraceViews trace_views;
   if (from_trace) {
     TraceToDirectoryOptions trace_options;
     trace_options.trace = vm["trace"].as<std::string>();
@@ -165,7 +166,9 @@ int run_analyze(const std::vector<std::string>& args) {
     if (vm.count("arch") > 0) trace_options.arch_file = fs::path(vm["arch"].as<std::string>());
     trace_options.compat_tracelens = options.compat_tracelens;
     trace_options.quiet = vm.count("quiet") > 0;
-    if (const int rc = write_directory_from_trace(trace_options); rc != kExitOk) return rc;
+    if (const int rc = write_directory_from_trace(trace_options, trace_views); rc != kExitOk) {
+      return rc;
+    }
   }
 
   core::Model model;
@@ -177,6 +180,7 @@ int run_analyze(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   for (const auto& [name, why] : model.load_errors()) spdlog::warn("cannot load {}", why);
+  if (from_trace) core::prepare::install_trace_views(model, trace_views);
 
   std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
   const auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs));

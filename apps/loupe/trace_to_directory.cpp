@@ -23,7 +23,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-int write_directory_from_trace(const TraceToDirectoryOptions& options) {
+int write_directory_from_trace(const TraceToDirectoryOptions& options,
+                               core::prepare::TraceViews& views) {
   std::error_code ec;
   const auto file_size = fs::file_size(options.trace, ec);
   if (ec) {
@@ -70,9 +71,12 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options) {
   }
   spdlog::info("using {}", prepare.arch.reason);
 
+  if (!options.quiet) spdlog::info("building the event tree");
+  const auto tree =
+      core::trace::EventTree::build(loaded.model, core::prepare::prepare_tree_options());
   core::prepare::PreparedDirectory prepared;
   try {
-    prepared = core::prepare::prepare_analysis_directory(loaded.model, prepare);
+    prepared = core::prepare::prepare_analysis_directory(loaded.model, tree, prepare);
   } catch (const core::prepare::PrepareError& e) {
     std::cerr << "loupe analyze: " << options.trace.string() << ": " << e.what() << "\n";
     return kExitUsage;
@@ -84,6 +88,7 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options) {
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;
   }
+  views = core::prepare::build_trace_views(loaded.model, tree);
   spdlog::info("wrote {} files into {} ({:.2f} s since start)", prepared.files.size(),
                options.output_dir.string(), seconds_since(start));
   return kExitOk;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "loupe/core/prepare/trace_views.hpp"
+
 namespace loupe::cli {
 
 struct TraceToDirectoryOptions {
@@ -17,8 +19,10 @@ struct TraceToDirectoryOptions {
   bool quiet = false;
 };
 
-// Returns kExitOk when the directory was written, else prints the reason and returns the exit
-// code (kExitUsage: unreadable or unusable trace, bad platform/arch, unwritable directory).
-int write_directory_from_trace(const TraceToDirectoryOptions& options);
+// Returns kExitOk when the directory was written (and fills `views` with the trace views the
+// plugins get through the model), else prints the reason and returns the exit code
+// (kExitUsage: unreadable or unusable trace, bad platform/arch, unwritable directory).
+int write_directory_from_trace(const TraceToDirectoryOptions& options,
+                               core::prepare::TraceViews& views);
 
 }  // namespace loupe::cli

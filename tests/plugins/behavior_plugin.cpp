@@ -141,6 +141,21 @@ class BehaviorPlugin {
         metrics["read_answer"] = other["answer"].as_int(-1);
         break;
       }
+      case 9: {  // the raw-trace views `loupe analyze --trace` adds to the model
+        const auto gpu = ctx.model().table("trace/gpu_events.csv");
+        const auto ops = ctx.model().table("trace/op_kernels.csv");
+        metrics["gpu_events"] = static_cast<std::int64_t>(gpu.rows());
+        metrics["op_kernels"] = static_cast<std::int64_t>(ops.rows());
+        if (gpu.rows() > 0) {
+          metrics["first_kind"] = std::string(gpu.cell(0, "kind").text);
+          metrics["first_name"] = std::string(gpu.cell(0, "name").text);
+          metrics["first_linked"] = std::string(gpu.cell(0, "linked").text);
+          metrics["first_op"] = std::string(gpu.cell(0, "op_name").text);
+          metrics["first_dur_ns"] = gpu.cell(0, "dur_ns").number;
+        }
+        if (ops.rows() > 0) metrics["first_op_kernel_us"] = ops.cell(0, "kernel_time_us").number;
+        break;
+      }
       default:
         break;
     }

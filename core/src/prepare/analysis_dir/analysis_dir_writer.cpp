@@ -11,6 +11,7 @@
 #include "loupe/core/prepare/multi_kernel_data.hpp"
 #include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/prepare/perf_sheets.hpp"
 #include "loupe/core/prepare/unified_perf_summary.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
@@ -30,15 +31,12 @@ std::string recorded_path(const fs::path& p) {
 
 class Pipeline {
  public:
-  Pipeline(const trace::TraceModel& model, const PrepareOptions& options)
-      : model_(model), options_(options) {}
+  Pipeline(const trace::TraceModel& model, const trace::EventTree& tree,
+           const PrepareOptions& options)
+      : model_(model), tree_(tree), options_(options) {}
 
   PreparedDirectory run() {
-    step("building the event tree");
-    trace::TreeOptions tree_options;
-    tree_options.add_python_func = true;  // what orchestrator_prepare loads (fusion.md §2)
-    tree_options.time_mode = trace::TimeMode::kTraceLensCompat;
-    const auto tree = trace::EventTree::build(model_, tree_options);
+    const trace::EventTree& tree = tree_;
     out_.gpu_only = tree.gpu_only();
 
     step("computing the GPU timeline");
@@ -82,6 +80,9 @@ class Pipeline {
       std::string unified_csv = unified_perf_summary_csv(model_, tree, arch ? &*arch : nullptr);
       unified = parse_csv(unified_csv);
       add("perf_report_csvs/unified_perf_summary.csv", std::move(unified_csv));
+      for (auto& sheet : build_perf_sheets(model_, tree, arch ? &*arch : nullptr)) {
+        add("perf_report_csvs/" + sheet.file_name, std::move(sheet.csv));
+      }
     }
 
     std::size_t fusion_count = 0;
@@ -182,6 +183,7 @@ class Pipeline {
   }
 
   const trace::TraceModel& model_;
+  const trace::EventTree& tree_;
   const PrepareOptions& options_;
   DocumentContext ctx_;
   PreparedDirectory out_;
@@ -189,9 +191,17 @@ class Pipeline {
 
 }  // namespace
 
+trace::TreeOptions prepare_tree_options() {
+  trace::TreeOptions options;
+  options.add_python_func = true;
+  options.time_mode = trace::TimeMode::kTraceLensCompat;
+  return options;
+}
+
 PreparedDirectory prepare_analysis_directory(const trace::TraceModel& model,
+                                             const trace::EventTree& tree,
                                              const PrepareOptions& options) {
-  return Pipeline(model, options).run();
+  return Pipeline(model, tree, options).run();
 }
 
 void write_prepared_directory(const PreparedDirectory& prepared,

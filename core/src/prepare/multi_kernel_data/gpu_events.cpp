@@ -6,6 +6,7 @@
 #include <charconv>
 #include <string_view>
 
+#include "loupe/core/prepare/multi_kernel_data.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 
 namespace loupe::core::prepare::mk {
@@ -36,6 +37,18 @@ Direction memcpy_direction(std::string_view name) {
   if (contains_any(n, {"dtod", "device -> device", "devicetodevice"})) return Direction::kD2D;
   return Direction::kOther;
 }
+
+}  // namespace loupe::core::prepare::mk
+
+namespace loupe::core::prepare {
+
+std::string_view memcpy_direction_name(std::string_view name) {
+  return mk::kDirectionNames[static_cast<int>(mk::memcpy_direction(name))];
+}
+
+}  // namespace loupe::core::prepare
+
+namespace loupe::core::prepare::mk {
 
 std::vector<GpuEvent> collect_gpu_events(const trace::TraceModel& model) {
   std::vector<GpuEvent> out;

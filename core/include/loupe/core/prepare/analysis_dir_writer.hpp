@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "loupe/core/prepare/arch_selection.hpp"
+#include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
 namespace loupe::core::prepare {
@@ -42,8 +43,15 @@ struct PreparedDirectory {
   bool gpu_only = false;
 };
 
-// Computes every file in memory. Throws PrepareError when nothing can be produced.
+// The event-tree options the preparation needs: python frames in the tree (TraceLens's
+// --include_call_stack report and orchestrator_prepare both load them) and TraceLens's
+// float time arithmetic, so the tree is node-for-node TraceLens's.
+trace::TreeOptions prepare_tree_options();
+
+// Computes every file in memory from the trace and its tree (built with
+// prepare_tree_options()). Throws PrepareError when nothing can be produced.
 PreparedDirectory prepare_analysis_directory(const trace::TraceModel& model,
+                                             const trace::EventTree& tree,
                                              const PrepareOptions& options);
 
 // Writes each file atomically under `output_dir` (the manifest last, so a directory with a

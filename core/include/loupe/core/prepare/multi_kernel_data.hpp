@@ -44,6 +44,9 @@ loupe::Json gpu_utilization_from_csv(std::string_view gpu_timeline_csv);
 loupe::Json gpu_utilization_from_trace(const trace::TraceModel& model,
                                        const trace::EventTree& tree);
 
+// "D2H", "H2D", "D2D" or "other": the direction a memcpy's name says (§3.5.1 patterns).
+std::string_view memcpy_direction_name(std::string_view name);
+
 // True when every GPU event (kernel, gpu_memcpy, gpu_memset) of the trace wrote both `ts` and
 // `dur` as JSON integer literals (and there is at least one GPU event).
 bool gpu_times_are_integers(const trace::TraceModel& model);

@@ -1,0 +1,35 @@
+// Views of a raw trace that plugins read through the SDK model when `loupe analyze --trace`
+// runs (issue 6 item 3), next to the TraceLens-compatible files:
+//
+//  * "trace/gpu_events.csv" — one row per GPU op (kernel, gpu_memcpy, gpu_memset), linked or
+//    not, in trace order: uid, kind (kernel | memcpy | memset | communication, the GPU
+//    timeline classes of trace_model.md §3.2 with memsets split out), name, device (pid),
+//    stream, ts_ns, dur_ns (exact integer nanoseconds), linked (True/False: reached from a host
+//    launch), launcher_uid / launcher_name (the runtime call), op_uid / op_name (nearest
+//    cpu_op above the launch), memcpy_direction (D2H | H2D | D2D | other, memcpys only),
+//    bytes (args.bytes when the trace records it).
+//  * "trace/op_kernels.csv" — one row per cpu_op whose subtree launched GPU work: op_uid,
+//    op_name, kernel_count, kernel_time_us (busy time: union of the intervals, exact ns / 1000),
+//    kernel_uids (space-separated, §2.6 order).
+#pragma once
+
+#include <memory>
+
+#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model.hpp"
+#include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::core::prepare {
+
+struct TraceViews {
+  std::shared_ptr<const CsvTable> gpu_events;
+  std::shared_ptr<const CsvTable> op_kernels;
+};
+
+TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree);
+
+// Adds the views to `model` under the names above.
+void install_trace_views(Model& model, const TraceViews& views);
+
+}  // namespace loupe::core::prepare

@@ -1,0 +1,84 @@
+#include "sheet_rows.hpp"
+
+#include "json_text.hpp"
+#include "loupe/core/prepare/ops_tables.hpp"
+#include "loupe/core/prepare/py_repr.hpp"
+#include "op_kernels.hpp"
+#include "sheet_naming.hpp"
+
+namespace loupe::core::prepare::sheets {
+namespace {
+
+constexpr const char* kArgKeys[] = {"Input Dims", "Input type", "Input Strides", "Concrete Inputs"};
+
+Json arg_json(const trace::TraceModel& model, trace::Uid uid, const char* key) {
+  const auto text = model.arg_text(uid, key);
+  return text ? parse_json_text(*text) : Json();
+}
+
+// The kernels the row is timed on, in subtree order; nullopt when a backward row has no
+// autograd events to time.
+std::optional<std::vector<trace::Uid>> row_kernels(const trace::TraceModel& model,
+                                                   const trace::EventTree& tree, trace::Uid uid,
+                                                   perf::Direction direction) {
+  if (direction == perf::Direction::kForward) return subtree_kernels(model, tree, uid);
+  const auto events = backward_events(tree, uid);
+  if (events.empty()) return std::nullopt;
+  std::vector<trace::Uid> kernels;
+  for (const trace::Uid b : events) {
+    const auto sub = subtree_kernels(model, tree, b);
+    kernels.insert(kernels.end(), sub.begin(), sub.end());
+  }
+  return kernels;
+}
+
+void fill_identity(const trace::TraceModel& model, SheetRow& row) {
+  const trace::Event& e = model.event(row.uid);
+  if (e.thread != trace::kNoIndex) {
+    row.process_name = model.process_name(e.thread);
+    row.process_label = model.process_label(e.thread);
+    row.thread_name = model.thread_name(e.thread);
+  }
+}
+
+}  // namespace
+
+std::vector<SheetRow> build_sheet_rows(const trace::TraceModel& model, const trace::EventTree& tree,
+                                       std::span<const trace::Uid> ops, perf::Direction direction,
+                                       const perf::Arch* arch) {
+  std::vector<SheetRow> rows;
+  for (const trace::Uid uid : ops) {
+    const std::string_view name = model.name(uid);
+    if (direction == perf::Direction::kBackward && excluded_from_backward(name)) continue;
+    auto kernels = row_kernels(model, tree, uid, direction);
+    if (!kernels) continue;
+    sort_by_start(model, *kernels);
+
+    perf::OpArgs args;
+    args.input_dims = arg_json(model, uid, kArgKeys[0]);
+    args.input_types = arg_json(model, uid, kArgKeys[1]);
+    args.input_strides = arg_json(model, uid, kArgKeys[2]);
+    args.concrete_inputs = arg_json(model, uid, kArgKeys[3]);
+    for (const trace::Uid k : *kernels) args.kernel_names.emplace_back(model.name(k));
+    auto result = perf::evaluate(name, args, direction);
+    if (!result.ok()) continue;  // TraceLens catches the exception and drops the row
+
+    SheetRow row;
+    row.uid = uid;
+    row.name = std::string(name);
+    fill_identity(model, row);
+    const Json* arg_values[] = {&args.input_dims, &args.input_types, &args.input_strides,
+                                &args.concrete_inputs};
+    for (std::size_t i = 0; i < 4; ++i) {
+      if (!arg_values[i]->is_null()) row.args[i] = py_json_str(*arg_values[i], false);
+    }
+    row.kernel_details = kernel_details_of(model, *kernels);
+    row.kernel_time_us = gpu_busy_time(model, *kernels);
+    row.metrics = perf::compute_metrics(result, row.kernel_time_us.value, arch);
+    row.params = std::move(result.params);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace loupe::core::prepare::sheets

@@ -1,0 +1,38 @@
+// One row per op instance of a per-family sheet (trace_model.md §3.7, TraceLens's
+// build_df_perf_metrics): the op's identity and args, the model's parameters, the kernels it
+// is timed on with their busy time, and the metric columns.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "loupe/core/prepare/kernel_details_summary.hpp"
+#include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::core::prepare::sheets {
+
+struct SheetRow {
+  trace::Uid uid = trace::kNoUid;
+  std::string name;
+  std::string process_name, process_label, thread_name;
+  std::optional<std::string> args[4];  // str() of Input Dims / type / Strides / Concrete Inputs
+  perf::Params params;                 // the `param: *` columns, in the model's order
+  std::vector<KernelDetail> kernel_details;  // by start time
+  PyNumber kernel_time_us;                   // busy time of those kernels
+  perf::Metrics metrics;
+};
+
+// Rows for `ops` (UID order) with forward metrics over each op's subtree kernels, or backward
+// metrics over the kernels of its linked autograd events. Ops whose model fails, raises "not
+// implemented" or has no formula in Loupe are left out, and so, for backward, are ops without
+// backward events.
+std::vector<SheetRow> build_sheet_rows(const trace::TraceModel& model, const trace::EventTree& tree,
+                                       std::span<const trace::Uid> ops, perf::Direction direction,
+                                       const perf::Arch* arch);
+
+}  // namespace loupe::core::prepare::sheets
