@@ -60,7 +60,9 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options,
   prepare.output_dir = options.output_dir;
   prepare.compat_tracelens = options.compat_tracelens;
   if (!options.quiet) {
-    prepare.progress = [](std::string_view step) { spdlog::info("{}", step); };
+    prepare.progress = [start](std::string_view step) {
+      spdlog::info("{} ({:.2f} s)", step, seconds_since(start));
+    };
   }
   try {
     prepare.arch = core::prepare::select_arch(options.arch_file, options.platform,
@@ -71,7 +73,7 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options,
   }
   spdlog::info("using {}", prepare.arch.reason);
 
-  if (!options.quiet) spdlog::info("building the event tree");
+  if (!options.quiet) spdlog::info("building the event tree ({:.2f} s)", seconds_since(start));
   const auto tree =
       core::trace::EventTree::build(loaded.model, core::prepare::prepare_tree_options());
   core::prepare::PreparedDirectory prepared;

@@ -119,6 +119,10 @@ GpuTimeline compute(const TraceModel& model, const std::vector<Uid>& ops,
 
 }  // namespace
 
+namespace {
+constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+}  // namespace
+
 bool is_communication_name(std::string_view name) {
   static constexpr std::array<std::string_view, 3> kNeedles = {"nccl", "rccl",
                                                                "cross_device_reduce"};
@@ -126,8 +130,8 @@ bool is_communication_name(std::string_view name) {
     if (name.size() < needle.size()) continue;
     for (std::size_t i = 0; i + needle.size() <= name.size(); ++i) {
       std::size_t k = 0;
-      while (k < needle.size() && std::tolower(static_cast<unsigned char>(name[i + k])) ==
-                                      static_cast<unsigned char>(needle[k])) {
+      // ASCII case folding (what std::tolower does in the "C" locale), without a libc call.
+      while (k < needle.size() && ascii_lower(name[i + k]) == needle[k]) {
         ++k;
       }
       if (k == needle.size()) return true;

@@ -46,8 +46,8 @@ TEST_CASE("strip and eligibility helpers (T16)", "[prepare][fusion]") {
   CHECK_FALSE(fc::kernel_eligible("SiLU_And_Mul"));
   CHECK_FALSE(fc::kernel_eligible("my_fmha_kernel"));
   CHECK(fc::kernel_eligible("ew_add"));
-  CHECK(fc::kernels_have_fused({kernel("x"), kernel("Flash_Fwd_kernel")}));
-  CHECK_FALSE(fc::kernels_have_fused({kernel("x"), kernel("y")}));
+  CHECK(fc::kernel_already_fused("Flash_Fwd_kernel"));
+  CHECK_FALSE(fc::kernel_already_fused("x"));
 }
 
 TEST_CASE("compute_data_in_out (T17)", "[prepare][fusion]") {

@@ -206,9 +206,12 @@ PreparedDirectory prepare_analysis_directory(const trace::TraceModel& model,
 
 void write_prepared_directory(const PreparedDirectory& prepared,
                               const std::filesystem::path& output_dir) {
+  std::vector<std::pair<std::filesystem::path, std::string_view>> files;
+  files.reserve(prepared.files.size());
   for (const auto& file : prepared.files) {
-    write_file_atomically(output_dir / file.relative_path, file.bytes);
+    files.emplace_back(output_dir / file.relative_path, file.bytes);
   }
+  write_files_atomically(files);  // the manifest is last, so it appears last
 }
 
 }  // namespace loupe::core::prepare

@@ -54,7 +54,7 @@ struct ModuleWalk {
 
 // --- helpers (names.cpp) ---
 bool kernel_eligible(std::string_view kernel_name);
-bool kernels_have_fused(const std::vector<CandidateKernel>& kernels);
+bool kernel_already_fused(std::string_view kernel_name);  // attention/fmha/silu_and_mul ...
 std::vector<std::string> parent_chain(const trace::TraceModel& model, const trace::EventTree& tree,
                                       Uid uid);
 Json input_dims_of(const trace::TraceModel& model, Uid uid);  // args["Input Dims"] or null

@@ -13,6 +13,22 @@ ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& t
                        const DurationReader& dur) {
   ModuleWalk walk;
   std::unordered_map<std::string, std::size_t> seen_base;  // base -> index in entries
+  // Per kernel name: its type and eligibility, computed once (a model has far fewer distinct
+  // kernel names than kernel launches).
+  struct KernelFacts {
+    std::string type;
+    bool eligible = false;
+    bool already_fused = false;
+  };
+  std::unordered_map<trace::StringId, KernelFacts> facts;
+  const auto facts_of = [&](Uid g) -> const KernelFacts& {
+    const auto [it, inserted] = facts.try_emplace(model.event(g).name);
+    if (inserted) {
+      const std::string_view name = model.name(g);
+      it->second = {classify_cached(name), kernel_eligible(name), kernel_already_fused(name)};
+    }
+    return it->second;
+  };
   const auto count = static_cast<Uid>(model.event_count());
   for (Uid uid = 0; uid < count; ++uid) {
     if (skipped_category(model.event(uid).category)) continue;
@@ -40,15 +56,18 @@ ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& t
     }
 
     Candidate entry;
+    bool has_fused = false;
     for (const Uid g : gpu) {
       if (model.event(g).category != trace::Category::kKernel) continue;
       CandidateKernel k;
       k.name = std::string(model.name(g));
-      k.type = classify_cached(k.name);
+      const KernelFacts& f = facts_of(g);
+      k.type = f.type;
       const Duration d = dur(g);
       k.dur_us = d.us;
       k.dur_is_int = d.is_int;
-      k.eligible = kernel_eligible(k.name);
+      k.eligible = f.eligible;
+      has_fused = has_fused || f.already_fused;
       k.gpu_op_uid = g;
       entry.kernels.push_back(std::move(k));
     }
@@ -73,7 +92,7 @@ ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& t
       entry.total_kernel_time_us += k.dur_us;
       entry.total_is_int = entry.total_is_int && k.dur_is_int;
     }
-    entry.has_fused_kernel = kernels_have_fused(entry.kernels);
+    entry.has_fused_kernel = has_fused;
     entry.input_dims = input_dims_of(model, uid);
     seen_base.emplace(std::move(base), walk.entries.size());
     walk.entries.push_back(std::move(entry));

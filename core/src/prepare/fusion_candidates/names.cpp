@@ -22,7 +22,7 @@ constexpr std::array<std::string_view, 8> kAlreadyFused = {
 std::string lower(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
   return out;
 }
 
@@ -51,10 +51,8 @@ bool kernel_eligible(std::string_view kernel_name) {
   return !contains_any(low, kExcluded) && !contains_any(low, kAlreadyFused);
 }
 
-bool kernels_have_fused(const std::vector<CandidateKernel>& kernels) {
-  return std::any_of(kernels.begin(), kernels.end(), [](const CandidateKernel& k) {
-    return contains_any(lower(k.name), kAlreadyFused);
-  });
+bool kernel_already_fused(std::string_view kernel_name) {
+  return contains_any(lower(kernel_name), kAlreadyFused);
 }
 
 std::vector<std::string> parent_chain(const trace::TraceModel& model, const trace::EventTree& tree,
