@@ -40,4 +40,19 @@ bool parse_arguments(const std::vector<std::string>& args, const po::options_des
   }
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::function<void(std::uint64_t, std::uint64_t)> trace_load_progress(const std::string& command,
+                                                                      std::uint64_t file_size,
+                                                                      bool quiet) {
+  constexpr std::uint64_t kProgressThreshold = 64u << 20;  // report progress above this size
+  if (quiet || file_size < kProgressThreshold) return {};
+  return [command, file_size](std::uint64_t json_bytes, std::uint64_t input_bytes) {
+    std::cerr << "loupe " << command << ": read " << json_bytes / 1000000 << " MB of JSON ("
+              << input_bytes * 100 / file_size << "% of the file)\n";
+  };
+}
+
 }  // namespace loupe::cli

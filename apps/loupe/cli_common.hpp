@@ -1,6 +1,9 @@
 // Shared pieces of the `loupe` subcommands: exit codes, logging setup, option helpers.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,15 @@ void apply_verbosity(const po::variables_map& vm);
 bool parse_arguments(const std::vector<std::string>& args, const po::options_description& visible,
                      const po::positional_options_description& positional, po::variables_map& vm,
                      const std::string& command);
+
+// Wall seconds since `start`.
+double seconds_since(std::chrono::steady_clock::time_point start);
+
+// Trace-load progress for `command` ("loupe <command>: read N MB of JSON (P% of the file)"),
+// or an empty callback when quiet or the file is small enough to load in a blink.
+std::function<void(std::uint64_t, std::uint64_t)> trace_load_progress(const std::string& command,
+                                                                      std::uint64_t file_size,
+                                                                      bool quiet);
 
 int run_analyze(const std::vector<std::string>& args);
 int run_inspect(const std::vector<std::string>& args);

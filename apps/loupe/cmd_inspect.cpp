@@ -15,16 +15,6 @@ namespace loupe::cli {
 namespace fs = std::filesystem;
 namespace tr = core::trace;
 
-namespace {
-
-constexpr std::uint64_t kProgressThreshold = 64u << 20;  // report progress above this file size
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
-
 int run_inspect(const std::vector<std::string>& args) {
   po::options_description visible(
       "Usage: loupe inspect TRACE [options]\n\n"
@@ -78,13 +68,7 @@ int run_inspect(const std::vector<std::string>& args) {
   }
 
   tr::LoadOptions load_options;
-  const bool quiet = vm.count("quiet") > 0;
-  if (!quiet && file_size >= kProgressThreshold) {
-    load_options.progress = [file_size](std::uint64_t json_bytes, std::uint64_t input_bytes) {
-      std::cerr << "loupe inspect: read " << json_bytes / 1000000 << " MB of JSON ("
-                << (file_size > 0 ? input_bytes * 100 / file_size : 0) << "% of the file)\n";
-    };
-  }
+  load_options.progress = trace_load_progress("inspect", file_size, vm.count("quiet") > 0);
   const auto start = std::chrono::steady_clock::now();
   tr::LoadResult loaded;
   try {

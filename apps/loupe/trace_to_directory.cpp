@@ -13,16 +13,6 @@ namespace loupe::cli {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-constexpr std::uint64_t kProgressThreshold = 64u << 20;  // report read progress above this size
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
-
 int write_directory_from_trace(const TraceToDirectoryOptions& options,
                                core::prepare::TraceViews& views) {
   std::error_code ec;
@@ -33,12 +23,7 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options,
     return kExitUsage;
   }
   core::trace::LoadOptions load_options;
-  if (!options.quiet && file_size >= kProgressThreshold) {
-    load_options.progress = [file_size](std::uint64_t json_bytes, std::uint64_t input_bytes) {
-      std::cerr << "loupe analyze: read " << json_bytes / 1000000 << " MB of JSON ("
-                << input_bytes * 100 / file_size << "% of the file)\n";
-    };
-  }
+  load_options.progress = trace_load_progress("analyze", file_size, options.quiet);
   const auto start = std::chrono::steady_clock::now();
   core::trace::LoadResult loaded;
   try {

@@ -3,6 +3,8 @@
 // same bytes in each.
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -10,10 +12,10 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "loupe/core/arch_specs.hpp"
 #include "loupe/core/csv_table.hpp"
 #include "loupe/core/prepare/perf_sheets.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "prepare_test_support.hpp"
 #include "reference_pack.hpp"
 #include "test_paths.hpp"
 
@@ -22,13 +24,6 @@ namespace lp = loupe::core::prepare;
 namespace lt = loupe::core::trace;
 
 namespace {
-
-std::string mi300x_spec() {
-  for (const auto& file : loupe::core::embedded_arch_specs()) {
-    if (file.name == "MI300X.json") return std::string(file.text);
-  }
-  return {};
-}
 
 // Whether a reference file name is a per-family sheet: <family>.csv, <family>_fwd.csv or
 // <family>_bwd.csv for a family of the perf-model registry.
@@ -39,40 +34,6 @@ bool is_sheet_file(const std::string& file) {
     }
   }
   return false;
-}
-
-// The first differing cell (columns matched by name), or a column-set difference.
-std::string first_difference(const std::string& ours, const std::string& theirs) {
-  const auto a = loupe::core::parse_csv(ours);
-  const auto b = loupe::core::parse_csv(theirs);
-  std::string missing;
-  std::vector<std::pair<std::size_t, std::size_t>> common;
-  for (std::size_t cb = 0; cb < b.column_count(); ++cb) {
-    bool found = false;
-    for (std::size_t ca = 0; ca < a.column_count(); ++ca) {
-      if (a.column_name(ca) == b.column_name(cb)) {
-        common.emplace_back(ca, cb);
-        found = true;
-      }
-    }
-    if (!found) missing += " " + b.column_name(cb);
-  }
-  if (a.row_count() != b.row_count()) {
-    return "row count " + std::to_string(a.row_count()) + " vs " + std::to_string(b.row_count()) +
-           "; missing columns:" + missing;
-  }
-  for (std::size_t r = 0; r < a.row_count(); ++r) {
-    for (const auto& [ca, cb] : common) {
-      if (a.cell(r, ca).text != b.cell(r, cb).text) {
-        return "row " + std::to_string(r) + " (" + b.cell(r, 0).text + ") column " +
-               b.column_name(cb) + ": [" + a.cell(r, ca).text.substr(0, 300) + "] vs [" +
-               b.cell(r, cb).text.substr(0, 300) + "]; missing columns:" + missing;
-      }
-    }
-  }
-  if (a.column_count() != common.size()) return "extra columns; missing:" + missing;
-  return missing.empty() ? "bytes differ (column order, quoting or line ends)"
-                         : "missing columns:" + missing;
 }
 
 // Differences Loupe is known not to reproduce: TraceLens perf models Loupe lacks.
@@ -88,8 +49,7 @@ bool known_gap(const std::string& run, const std::string& file) {
 TEST_CASE("per-family op sheets equal TraceLens's for every reference run",
           "[prepare][perf_sheets][parity]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
-  const auto arch = lp::perf::parse_arch_json(mi300x_spec());
-  REQUIRE(arch.has_value());
+  const std::optional<lp::perf::Arch> arch = loupe::test::mi300x_arch();
   const char* dump = std::getenv("LOUPE_SHEETS_DUMP_DIR");
   std::size_t runs = 0, compared = 0, identical = 0, gaps = 0;
   std::map<std::string, int> identical_per_sheet;
@@ -132,7 +92,7 @@ TEST_CASE("per-family op sheets equal TraceLens's for every reference run",
       if (it == ours.end()) {
         problem = "sheet not produced";
       } else if (*it->second != expected) {
-        problem = first_difference(*it->second, expected);
+        problem = loupe::test::first_csv_difference(*it->second, expected);
       }
       if (problem.empty()) {
         ++identical;

@@ -1,0 +1,53 @@
+#include "prepare_test_support.hpp"
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "loupe/core/arch_specs.hpp"
+#include "loupe/core/csv_table.hpp"
+
+namespace loupe::test {
+
+core::prepare::perf::Arch mi300x_arch() {
+  for (const auto& file : core::embedded_arch_specs()) {
+    if (file.name != "MI300X.json") continue;
+    if (auto arch = core::prepare::perf::parse_arch_json(file.text)) return *arch;
+  }
+  throw std::runtime_error("the bundled MI300X spec is missing or invalid");
+}
+
+std::string first_csv_difference(const std::string& ours, const std::string& theirs) {
+  const auto a = core::parse_csv(ours);
+  const auto b = core::parse_csv(theirs);
+  std::string missing;
+  std::vector<std::pair<std::size_t, std::size_t>> common;
+  for (std::size_t cb = 0; cb < b.column_count(); ++cb) {
+    bool found = false;
+    for (std::size_t ca = 0; ca < a.column_count(); ++ca) {
+      if (a.column_name(ca) == b.column_name(cb)) {
+        common.emplace_back(ca, cb);
+        found = true;
+      }
+    }
+    if (!found) missing += " " + b.column_name(cb);
+  }
+  if (a.row_count() != b.row_count()) {
+    return "row count " + std::to_string(a.row_count()) + " vs " + std::to_string(b.row_count()) +
+           "; missing columns:" + missing;
+  }
+  for (std::size_t r = 0; r < a.row_count(); ++r) {
+    for (const auto& [ca, cb] : common) {
+      if (a.cell(r, ca).text != b.cell(r, cb).text) {
+        return "row " + std::to_string(r) + " (" + b.cell(r, 0).text + ") column " +
+               b.column_name(cb) + ": [" + a.cell(r, ca).text.substr(0, 300) + "] vs [" +
+               b.cell(r, cb).text.substr(0, 300) + "]; missing columns:" + missing;
+      }
+    }
+  }
+  if (a.column_count() != common.size()) return "extra columns; missing:" + missing;
+  return missing.empty() ? "bytes differ (column order, quoting or line ends)"
+                         : "missing columns:" + missing;
+}
+
+}  // namespace loupe::test
