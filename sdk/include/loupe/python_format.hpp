@@ -44,9 +44,9 @@ inline std::string float_repr(double value) {
       out.append(static_cast<size_t>(exponent) + 1 - static_cast<size_t>(ndigits), '0');
       out += ".0";
     } else {
-      out += digits.substr(0, static_cast<size_t>(exponent + 1));
+      out += digits.substr(0, static_cast<size_t>(exponent) + 1);
       out += '.';
-      out += digits.substr(static_cast<size_t>(exponent + 1));
+      out += digits.substr(static_cast<size_t>(exponent) + 1);
     }
     return out;
   }
