@@ -71,28 +71,6 @@ bool attention_core(const std::vector<CandidateKernel>& kernels, const PerfLooku
   return false;
 }
 
-std::vector<Candidate> dedup_by_kernel_set(std::vector<Candidate> candidates) {
-  std::map<std::vector<std::string>, std::size_t> slot;  // key -> index in kept
-  std::vector<Candidate> kept;
-  const auto score = [](const Candidate& c) {
-    return std::make_pair(c.module_name.starts_with("nn.Module:"), c.parent_chain.size());
-  };
-  for (auto& c : candidates) {
-    if (c.kernels.empty()) continue;
-    std::vector<std::string> key;
-    key.reserve(c.kernels.size());
-    for (const auto& k : c.kernels) key.push_back(k.name);
-    const auto it = slot.find(key);
-    if (it == slot.end()) {
-      slot.emplace(std::move(key), kept.size());
-      kept.push_back(std::move(c));
-    } else if (score(c) > score(kept[it->second])) {
-      kept[it->second] = std::move(c);
-    }
-  }
-  return kept;
-}
-
 void postprocess(std::vector<Candidate>& candidates, const PerfLookup& lookup) {
   for (auto& c : candidates) narrow(c, lookup);
   candidates = dedup_by_kernel_set(std::move(candidates));

@@ -25,7 +25,7 @@ struct FusionCandidatesResult {
   std::size_t candidate_count = 0;  // entries in the array
   std::size_t unique_modules = 0;   // distinct module-walk bases recorded (§2.3)
   bool failed = false;              // extraction raised in TraceLens: the file is "[]"
-  std::string error;                // what failed, when `failed`
+  std::string error;                // what failed (`failed`), or why nothing could be extracted
 };
 
 // Standalone extraction (§2.3-§2.6, §2.8). `tree` must be built with add_python_func = true.
@@ -37,5 +37,12 @@ struct FusionCandidatesResult {
 FusionCandidatesResult fusion_candidates_standalone(const trace::TraceModel& model,
                                                     const trace::EventTree& tree,
                                                     const CsvTable* unified_perf_summary);
+
+// Comparative extraction (§1.3, §2.7): trace-1 modules whose kernels map, through the lowest
+// common ancestors of `diff_stats` (TraceDiff's diff_stats.csv, parsed), to fewer trace-2
+// kernels. A table without LCA ids or trace-1 UIDs yields "[]" with `error` saying why.
+FusionCandidatesResult fusion_candidates_comparative(const trace::TraceModel& model,
+                                                     const trace::EventTree& tree,
+                                                     const CsvTable& diff_stats);
 
 }  // namespace loupe::core::prepare
