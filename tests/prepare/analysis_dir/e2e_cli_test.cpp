@@ -35,10 +35,6 @@ TEST_CASE("raw trace to findings: metrics equal TraceLens's for every reference 
         continue;
       }
       REQUIRE(fs::exists(expected));
-      if (run.name == "utc_test01_moe_fused_vs_unfused_trace1" &&
-          name == "kernel_fusion_metrics.json") {
-        continue;  // one op with a TraceLens model Loupe lacks (docs/deviations.md)
-      }
       CHECK(loupe::test::read_text(entry.path()) == loupe::test::read_text(expected));
       ++compared;
     }

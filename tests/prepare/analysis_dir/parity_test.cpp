@@ -11,6 +11,7 @@
 #include "cli_runner.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "prepare_test_support.hpp"
 #include "reference_pack.hpp"
 #include "test_paths.hpp"
 
@@ -21,57 +22,6 @@ namespace {
 
 constexpr std::string_view kOutputDir = "/nonexistent/loupe-parity-out";
 
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (std::size_t pos = text.find(from); pos != std::string::npos;
-       pos = text.find(from, pos + to.size())) {
-    text.replace(pos, from.size(), to);
-  }
-  return text;
-}
-
-// "trace_path": "<value>" of a manifest text.
-std::string manifest_trace_path(const std::string& manifest) {
-  const std::string key = "\"trace_path\": \"";
-  const std::size_t start = manifest.find(key) + key.size();
-  return manifest.substr(start, manifest.find('"', start) - start);
-}
-
-// Perf report tables Loupe does not write yet (the NCCL analysis).
-bool not_produced_yet(const std::string& rel) {
-  return rel == "perf_report_csvs/coll_analysis.csv";
-}
-
-// Reference files the preparation writes (the analyzers' *_metrics.json are not its job).
-std::set<std::string> prepared_reference_files(const fs::path& run_dir) {
-  std::set<std::string> files;
-  for (const char* sub : {"category_data", "metadata", "perf_report_csvs"}) {
-    if (!fs::is_directory(run_dir / sub)) continue;
-    for (const auto& entry : fs::directory_iterator(run_dir / sub)) {
-      const std::string rel = std::string(sub) + "/" + entry.path().filename().string();
-      if (rel.ends_with("_metrics.json") || not_produced_yet(rel)) continue;
-      files.insert(rel);
-    }
-  }
-  return files;
-}
-
-// Runs where one op has a TraceLens perf model Loupe lacks (docs/deviations.md): the inductor
-// triton model (b200_eager) and aiter::moe_sorting_fwd's MoE_aux model (utc_test01 trace1).
-// Everything computed without the unified table must still match there.
-bool depends_on_missing_model(const std::string& run, const std::string& rel) {
-  if (run != "b200_eager" && run != "utc_test01_moe_fused_vs_unfused_trace1") return false;
-  static const std::set<std::string> independent = {"perf_report_csvs/gpu_timeline.csv",
-                                                    "perf_report_csvs/ops_summary.csv",
-                                                    "perf_report_csvs/ops_summary_by_category.csv",
-                                                    "perf_report_csvs/ops_unique_args.csv",
-                                                    "category_data/multi_kernel_data.json",
-                                                    "metadata/model_info.json",
-                                                    "metadata/cpu_idle_metadata.json",
-                                                    "metadata/multi_kernel_metadata.json",
-                                                    "category_data/cpu_idle_ops.csv"};
-  return independent.count(rel) == 0;
-}
-
 }  // namespace
 
 TEST_CASE("prepared directories equal TraceLens's for every reference run",
@@ -80,7 +30,7 @@ TEST_CASE("prepared directories equal TraceLens's for every reference run",
   const auto runs = loupe::test::reference_runs(shared);
   REQUIRE(runs.size() >= 30);
   lp::ArchSelection arch = lp::select_arch(std::nullopt, std::string("MI300X"), {});
-  std::size_t compared_runs = 0, compared_files = 0, skipped_files = 0;
+  std::size_t compared_runs = 0, compared_files = 0;
   for (const auto& run : runs) {
     const fs::path manifest_path = run.directory / "category_data/category_manifest.json";
     const fs::path unified_path = run.directory / "perf_report_csvs/unified_perf_summary.csv";
@@ -98,22 +48,21 @@ TEST_CASE("prepared directories equal TraceLens's for every reference run",
         loupe::core::trace::EventTree::build(loaded.model, lp::prepare_tree_options());
     const auto prepared = lp::prepare_analysis_directory(loaded.model, tree, options);
 
-    const std::string ref_trace = manifest_trace_path(loupe::test::read_text(manifest_path));
+    const std::string ref_trace =
+        loupe::test::manifest_trace_path(loupe::test::read_text(manifest_path));
     std::map<std::string, std::string> ours;
     for (const auto& file : prepared.files) {
-      ours[file.relative_path] =
-          replace_all(replace_all(file.bytes, run.trace.lexically_normal().string(), ref_trace),
-                      std::string(kOutputDir), "<output_dir>");
+      ours[file.relative_path] = loupe::test::replace_all(
+          loupe::test::replace_all(file.bytes, run.trace.lexically_normal().string(), ref_trace),
+          std::string(kOutputDir), "<output_dir>");
     }
-    const auto expected = prepared_reference_files(run.directory);
+    const auto expected = loupe::test::prepared_reference_files(
+        run.directory, {"category_data", "metadata", "perf_report_csvs"});
     for (const auto& rel : expected) {
       INFO("file " << rel);
-      if (depends_on_missing_model(run.name, rel)) {
-        ++skipped_files;
-        continue;
-      }
       REQUIRE(ours.count(rel) == 1);
-      CHECK(ours.at(rel) == loupe::test::read_text(run.directory / rel));
+      CHECK(ours.at(rel) ==
+            loupe::test::undo_tmp_placeholder(loupe::test::read_text(run.directory / rel)));
       ++compared_files;
     }
     for (const auto& [rel, bytes] : ours) {
@@ -122,9 +71,7 @@ TEST_CASE("prepared directories equal TraceLens's for every reference run",
     }
     ++compared_runs;
   }
-  WARN("compared " << compared_files << " files of " << compared_runs << " runs; " << skipped_files
-                   << " files of 2 runs skipped (perf model not in Loupe)");
-  CHECK(skipped_files < 40);
+  WARN("compared " << compared_files << " files of " << compared_runs << " runs");
   CHECK(compared_runs >= 35);
 }
 

@@ -36,14 +36,6 @@ bool is_sheet_file(const std::string& file) {
   return false;
 }
 
-// Differences Loupe is known not to reproduce: TraceLens perf models Loupe lacks.
-// (b200_eager's inductor triton_* ops are not modeled by Loupe either, but no sheet of the pack
-// depends on them: their family has no sheet in TraceLens's report.)
-bool known_gap(const std::string& run, const std::string& file) {
-  // aiter::moe_sorting_fwd has no MoE_aux formula in Loupe, so the sheet has no rows.
-  return run == "utc_test01_moe_fused_vs_unfused_trace1" && file == "MoE_aux_fwd.csv";
-}
-
 }  // namespace
 
 TEST_CASE("per-family op sheets equal TraceLens's for every reference run",
@@ -51,7 +43,7 @@ TEST_CASE("per-family op sheets equal TraceLens's for every reference run",
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const std::optional<lp::perf::Arch> arch = loupe::test::mi300x_arch();
   const char* dump = std::getenv("LOUPE_SHEETS_DUMP_DIR");
-  std::size_t runs = 0, compared = 0, identical = 0, gaps = 0;
+  std::size_t runs = 0, compared = 0, identical = 0;
   std::map<std::string, int> identical_per_sheet;
   for (const auto& run : loupe::test::reference_runs(shared)) {
     const fs::path dir = run.directory / "perf_report_csvs";
@@ -80,7 +72,7 @@ TEST_CASE("per-family op sheets equal TraceLens's for every reference run",
       }
     }
     for (const auto& [file, csv] : ours) {
-      if (expected_files.count(file) == 0 && !known_gap(run.name, file)) {
+      if (expected_files.count(file) == 0) {
         FAIL_CHECK(run.name << ": unexpected sheet " << file);
       }
     }
@@ -97,9 +89,6 @@ TEST_CASE("per-family op sheets equal TraceLens's for every reference run",
       if (problem.empty()) {
         ++identical;
         ++identical_per_sheet[file];
-      } else if (known_gap(run.name, file)) {
-        ++gaps;
-        WARN(run.name << "/" << file << " (known gap): " << problem);
       } else {
         FAIL_CHECK(run.name << "/" << file << ": " << problem);
       }
@@ -109,10 +98,9 @@ TEST_CASE("per-family op sheets equal TraceLens's for every reference run",
   for (const auto& [file, count] : identical_per_sheet) {
     per_sheet.append(" ").append(file).append("=").append(std::to_string(count));
   }
-  WARN(identical << " of " << compared << " sheets identical over " << runs << " runs, " << gaps
-                 << " known gaps;" << per_sheet);
+  WARN(identical << " of " << compared << " sheets identical over " << runs << " runs;"
+                 << per_sheet);
   CHECK(runs >= 38);
-  CHECK(identical + gaps == compared);
-  CHECK(gaps <= 1);
+  CHECK(identical == compared);
   CHECK(compared >= 74);
 }

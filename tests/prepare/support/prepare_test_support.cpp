@@ -50,4 +50,36 @@ std::string first_csv_difference(const std::string& ours, const std::string& the
                          : "missing columns:" + missing;
 }
 
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t pos = text.find(from); pos != std::string::npos;
+       pos = text.find(from, pos + to.size())) {
+    text.replace(pos, from.size(), to);
+  }
+  return text;
+}
+
+std::string undo_tmp_placeholder(const std::string& text) {
+  return replace_all(text, "<tmp>/torchinductor_", "/tmp/torchinductor_");
+}
+
+std::string manifest_trace_path(const std::string& manifest) {
+  const std::string key = "\"trace_path\": \"";
+  const std::size_t start = manifest.find(key) + key.size();
+  return manifest.substr(start, manifest.find('"', start) - start);
+}
+
+std::set<std::string> prepared_reference_files(const std::filesystem::path& run_dir,
+                                               const std::vector<std::string>& subdirs) {
+  std::set<std::string> files;
+  for (const auto& sub : subdirs) {
+    if (!std::filesystem::is_directory(run_dir / sub)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(run_dir / sub)) {
+      const std::string rel = sub + "/" + entry.path().filename().string();
+      if (rel.ends_with("_metrics.json") || rel.ends_with("/coll_analysis.csv")) continue;
+      files.insert(rel);
+    }
+  }
+  return files;
+}
+
 }  // namespace loupe::test

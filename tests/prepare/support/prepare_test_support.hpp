@@ -1,6 +1,9 @@
 #pragma once
 // Helpers shared by the prepare parity tests.
+#include <filesystem>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "loupe/core/prepare/perf_model.hpp"
 
@@ -12,5 +15,21 @@ core::prepare::perf::Arch mi300x_arch();
 // Where two CSV texts first differ: the first differing cell (columns matched by name), a
 // row-count or column-set difference, or "bytes differ" when only quoting/order differs.
 std::string first_csv_difference(const std::string& ours, const std::string& theirs);
+
+// `text` with every occurrence of `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to);
+
+// The pack wrote "<tmp>" for the recording machine's temp directory in b200_eager's call
+// stacks (data/reference/README.md, "Path placeholders"); the trace keeps "/tmp". Undoes it.
+std::string undo_tmp_placeholder(const std::string& text);
+
+// The "trace_path" value of a category_manifest.json text.
+std::string manifest_trace_path(const std::string& manifest);
+
+// The files of a TraceLens reference run that the preparation writes, as paths relative to
+// `run_dir`, from the given subdirectories (the analyzers' *_metrics.json are not its job, nor
+// perf_report_csvs/coll_analysis.csv, the NCCL analysis Loupe does not write).
+std::set<std::string> prepared_reference_files(const std::filesystem::path& run_dir,
+                                               const std::vector<std::string>& subdirs);
 
 }  // namespace loupe::test

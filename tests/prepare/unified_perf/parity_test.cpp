@@ -20,13 +20,11 @@ namespace fs = std::filesystem;
 namespace lp = loupe::core::prepare;
 namespace lt = loupe::core::trace;
 
-namespace {}  // namespace
-
 TEST_CASE("unified_perf_summary.csv equals TraceLens's for every reference run",
           "[prepare][unified][parity]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const std::optional<lp::perf::Arch> arch = loupe::test::mi300x_arch();
-  std::size_t compared = 0, identical = 0, known_gaps = 0;
+  std::size_t compared = 0, identical = 0;
   for (const auto& run : loupe::test::reference_runs(shared)) {
     const fs::path expected_path = run.directory / "perf_report_csvs/unified_perf_summary.csv";
     if (!fs::exists(expected_path)) continue;
@@ -38,15 +36,11 @@ TEST_CASE("unified_perf_summary.csv equals TraceLens's for every reference run",
     options.time_mode = lt::TimeMode::kTraceLensCompat;
     const auto tree = lt::EventTree::build(loaded.model, options);
     const std::string ours = lp::unified_perf_summary_csv(loaded.model, tree, &*arch);
-    const std::string expected = loupe::test::read_text(expected_path);
+    const std::string expected =
+        loupe::test::undo_tmp_placeholder(loupe::test::read_text(expected_path));
     ++compared;
     if (ours == expected) {
       ++identical;
-    } else if (run.name == "b200_eager" || run.name == "utc_test01_moe_fused_vs_unfused_trace1") {
-      // One op each has a TraceLens perf model Loupe lacks (docs/deviations.md): the inductor
-      // triton model, aiter::moe_sorting_fwd's MoE_aux model.
-      ++known_gaps;
-      WARN(run.name << " (known gap): " << loupe::test::first_csv_difference(ours, expected));
     } else {
       FAIL_CHECK(run.name << ": " << loupe::test::first_csv_difference(ours, expected));
     }
@@ -54,8 +48,7 @@ TEST_CASE("unified_perf_summary.csv equals TraceLens's for every reference run",
       std::ofstream(fs::path(dump) / (run.name + ".csv")) << ours;
     }
   }
-  WARN(identical << " of " << compared << " runs identical, " << known_gaps << " known gaps");
+  WARN(identical << " of " << compared << " runs identical");
   CHECK(compared >= 38);
-  CHECK(identical + known_gaps == compared);
-  CHECK(known_gaps <= 2);
+  CHECK(identical == compared);
 }

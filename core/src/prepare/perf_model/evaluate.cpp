@@ -42,6 +42,11 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kRmsNorm:
     case ModelClass::kRmsNormBwd:
       return detail::norm_model(info.model_class, name, args, direction);
+    case ModelClass::kMoeSortScatterGather:
+    case ModelClass::kBiasedGroupedTopk:
+      return detail::moe_aux_model(info.model_class, name, args, direction);
+    case ModelClass::kTritonCompiled:
+      return detail::triton_model(info.model_class, name, args, direction);
     default:
       throw detail::ModelException{ModelError::kUnsupported,
                                    std::string("Loupe has no formula for ").append(name)};
@@ -49,6 +54,15 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
 }
 
 }  // namespace
+
+bool can_model(std::string_view op_name, const OpArgs& args) {
+  const ModelInfo* info = find_model(op_name);
+  if (info == nullptr) return false;
+  if (info->model_class == ModelClass::kTritonCompiled) {
+    return detail::triton_meta_available(op_name, args);
+  }
+  return true;
+}
 
 ModelResult evaluate(std::string_view op_name, const OpArgs& args, Direction direction) {
   ModelResult result;
@@ -63,11 +77,13 @@ ModelResult evaluate(std::string_view op_name, const OpArgs& args, Direction dir
     result.params = std::move(out.params);
     result.flops = out.flops;
     result.bytes = out.bytes;
-    if (out.has_precision_dtype) {
+    const std::string_view maf = info->maf == Maf::kMatrix ? "matrix_" : "vector_";
+    if (out.precision) {
+      result.compute_spec = std::string(maf).append(*out.precision);
+    } else if (out.has_precision_dtype) {
       const std::string_view precision = compute_precision(out.precision_dtype);
       if (!precision.empty()) {
-        result.compute_spec = info->maf == Maf::kMatrix ? "matrix_" : "vector_";
-        result.compute_spec.append(precision);
+        result.compute_spec = std::string(maf).append(precision);
       }
     }
   } catch (const detail::ModelException& e) {

@@ -78,6 +78,8 @@ struct FamilyOutput {
   std::optional<PyNumber> bytes;
   std::string precision_dtype;  // dtype whose precision names the Compute Spec ("" = None)
   bool has_precision_dtype = false;
+  // A precision the model names itself, used verbatim after the maf type (inductor model).
+  std::optional<std::string> precision;
 };
 
 FamilyOutput gemm_model(ModelClass model, std::string_view name, const OpArgs& args,
@@ -92,5 +94,11 @@ FamilyOutput reduce_model(ModelClass model, std::string_view name, const OpArgs&
                           Direction direction);
 FamilyOutput norm_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction);
+FamilyOutput moe_aux_model(ModelClass model, std::string_view name, const OpArgs& args,
+                           Direction direction);
+FamilyOutput triton_model(ModelClass model, std::string_view name, const OpArgs& args,
+                          Direction direction);
+// Whether the inductor model gets its kernel metadata from the op's trace args.
+bool triton_meta_available(std::string_view name, const OpArgs& args);
 
 }  // namespace loupe::core::prepare::perf::detail

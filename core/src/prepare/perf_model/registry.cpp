@@ -158,9 +158,9 @@ const std::vector<Row>& model_rows() {
     add("pseudo_op::moe_flydsl_stage1", moe_unfused);
     add("pseudo_op::moe_flydsl_stage2", moe_unfused);
     add("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", moe_unfused);
-    add("aiter::biased_grouped_topk_hip", moe_aux);
-    add("aiter::moe_sorting_fwd", moe_aux);
-    add("aiter::mxfp4_moe_sort_hip", moe_aux);
+    add("aiter::biased_grouped_topk_hip", with(moe_aux, MC::kBiasedGroupedTopk));
+    add("aiter::moe_sorting_fwd", with(moe_aux, MC::kMoeSortScatterGather));
+    add("aiter::mxfp4_moe_sort_hip", with(moe_aux, MC::kMoeSortScatterGather));
     for (const char* n :
          {"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
           "aiter::fmha_v3_varlen_fwd", "aiter::mha_batch_prefill",
@@ -358,12 +358,23 @@ const std::unordered_map<std::string_view, std::string_view>& category_only_inde
   return index;
 }
 
+// The registered name matchers, tried after the exact names: TritonCompiledPerfModel for
+// inductor kernels-as-ops. The class declares no category (the categorizer's "triton" prefix
+// rule names it) and has no report sheet.
+const ModelInfo* match_model(std::string_view op_name) {
+  static constexpr ModelInfo kTriton{MC::kTritonCompiled, "triton", "", "", Maf::kVector, false};
+  for (const std::string_view prefix : {"triton_poi_", "triton_red_", "triton_per_"}) {
+    if (op_name.starts_with(prefix)) return &kTriton;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const ModelInfo* find_model(std::string_view op_name) {
   const auto& index = model_index();
   const auto it = index.find(op_name);
-  return it == index.end() ? nullptr : it->second;
+  return it == index.end() ? match_model(op_name) : it->second;
 }
 
 bool has_model(std::string_view op_name) { return find_model(op_name) != nullptr; }

@@ -1,20 +1,13 @@
 #include "sheet_rows.hpp"
 
-#include "json_text.hpp"
 #include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/py_repr.hpp"
+#include "loupe/core/prepare/trace_op_args.hpp"
 #include "op_kernels.hpp"
 #include "sheet_naming.hpp"
 
 namespace loupe::core::prepare::sheets {
 namespace {
-
-constexpr const char* kArgKeys[] = {"Input Dims", "Input type", "Input Strides", "Concrete Inputs"};
-
-Json arg_json(const trace::TraceModel& model, trace::Uid uid, const char* key) {
-  const auto text = model.arg_text(uid, key);
-  return text ? parse_json_text(*text) : Json();
-}
 
 // The kernels the row is timed on, in subtree order; nullopt when a backward row has no
 // autograd events to time.
@@ -54,12 +47,7 @@ std::vector<SheetRow> build_sheet_rows(const trace::TraceModel& model, const tra
     if (!kernels) continue;
     sort_by_start(model, *kernels);
 
-    perf::OpArgs args;
-    args.input_dims = arg_json(model, uid, kArgKeys[0]);
-    args.input_types = arg_json(model, uid, kArgKeys[1]);
-    args.input_strides = arg_json(model, uid, kArgKeys[2]);
-    args.concrete_inputs = arg_json(model, uid, kArgKeys[3]);
-    for (const trace::Uid k : *kernels) args.kernel_names.emplace_back(model.name(k));
+    const perf::OpArgs args = trace_op_args(model, uid, *kernels);
     auto result = perf::evaluate(name, args, direction);
     if (!result.ok()) continue;  // TraceLens catches the exception and drops the row
 

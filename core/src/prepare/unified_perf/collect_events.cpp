@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/prepare/trace_op_args.hpp"
 
 namespace loupe::core::prepare::unified {
 namespace {
@@ -39,7 +40,7 @@ class Collector {
  private:
   Category cat(Uid u) const { return model_.event(u).category; }
   bool launches(Uid u) const { return tree_.has_gpu_events(u); }
-  bool has_model(Uid u) const { return perf::has_model(model_.name(u)); }
+  bool has_model(Uid u) const { return trace_op_has_model(model_, u); }
 
   bool is_nccl_name(std::string_view name) const {
     std::string low(name);

@@ -5,42 +5,21 @@
 #include <limits>
 #include <unordered_map>
 
-#include "json_text.hpp"
 #include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/py_repr.hpp"
+#include "loupe/core/prepare/trace_op_args.hpp"
 
 namespace loupe::core::prepare::unified {
 namespace {
 
-constexpr const char* kArgKeys[] = {"Input Dims", "Input type", "Input Strides", "Concrete Inputs"};
-
-Json arg_json(const trace::TraceModel& model, trace::Uid uid, const char* key) {
-  const auto text = model.arg_text(uid, key);
-  return text ? parse_json_text(*text) : Json();
-}
-
-// Names of the op's subtree kernels by start time: the kernel_details the per-family sheets
-// leave on a modeled op, which GEMM reads for its transpose flags.
-std::vector<std::string> kernel_names_by_time(const trace::TraceModel& model,
-                                              const trace::EventTree& tree, trace::Uid uid) {
+// The op's perf-model args; its kernel names by start time are the kernel_details the
+// per-family sheets leave on a modeled op, which GEMM reads for its transpose flags.
+perf::OpArgs op_args(const trace::TraceModel& model, const trace::EventTree& tree, trace::Uid uid) {
   std::vector<trace::Uid> kernels = tree.gpu_events(uid);
   std::stable_sort(kernels.begin(), kernels.end(), [&](trace::Uid a, trace::Uid b) {
     return model.event(a).ts_ns < model.event(b).ts_ns;
   });
-  std::vector<std::string> names;
-  names.reserve(kernels.size());
-  for (const trace::Uid k : kernels) names.emplace_back(model.name(k));
-  return names;
-}
-
-perf::OpArgs op_args(const trace::TraceModel& model, const trace::EventTree& tree, trace::Uid uid) {
-  perf::OpArgs args;
-  args.input_dims = arg_json(model, uid, "Input Dims");
-  args.input_types = arg_json(model, uid, "Input type");
-  args.input_strides = arg_json(model, uid, "Input Strides");
-  args.concrete_inputs = arg_json(model, uid, "Concrete Inputs");
-  args.kernel_names = kernel_names_by_time(model, tree, uid);
-  return args;
+  return trace_op_args(model, uid, kernels);
 }
 
 void fill_identity(const trace::TraceModel& model, UnifiedRow& row) {
@@ -51,7 +30,7 @@ void fill_identity(const trace::TraceModel& model, UnifiedRow& row) {
     row.thread_name = model.thread_name(e.thread);
   }
   for (int i = 0; i < 4; ++i) {
-    const Json value = arg_json(model, row.source, kArgKeys[i]);
+    const Json value = trace_arg_json(model, row.source, kTraceArgKeys[i]);
     if (!value.is_null()) row.args[i] = py_json_str(value, true);
   }
   row.duration_us = {model.dur_us(row.source), model.dur_is_integer(row.source)};

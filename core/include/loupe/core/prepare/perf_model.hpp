@@ -68,6 +68,11 @@ enum class ModelClass : std::uint8_t {
   kRmsNorm,
   kRmsNormBwd,
   kNormOther,  // category only (primus fused_ln_modulate)
+  // MoE auxiliary kernels (MoE_aux)
+  kMoeSortScatterGather,  // aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
+  kBiasedGroupedTopk,     // aiter::biased_grouped_topk_hip
+  // Inductor-generated triton_poi_/triton_red_/triton_per_ kernels (resolved by name prefix)
+  kTritonCompiled,
   // Extension / inference families: category only
   kExtension,
 };
@@ -83,13 +88,12 @@ struct ModelInfo {
   bool has_backward;  // flops_bwd/bytes_bwd are defined (else "not implemented")
 };
 
-// Exact op name -> model (op_to_perf_model_class_map incl. pseudo/extension ops); nullptr
-// when the name has no model. Inductor `triton_poi_/triton_red_/triton_per_` names are not
-// resolved: their can_model check needs kernel metadata (kernel_file, …) that Loupe does not
-// read, so they are treated as unmodeled.
+// Op name -> model: the exact-name table (op_to_perf_model_class_map incl. pseudo/extension
+// ops), then the name matchers (inductor `triton_poi_/triton_red_/triton_per_` prefixes ->
+// kTritonCompiled, category "triton", no report sheet); nullptr when the name has no model.
 const ModelInfo* find_model(std::string_view op_name);
 
-// §3.6.1 has_model(e) for an op name (same resolution as find_model).
+// §3.6.1 has_model(e) from the op name alone (same resolution as find_model).
 bool has_model(std::string_view op_name);
 
 // Category-only names of §3.9.1 step 1 (e.g. aten::miopen_convolution -> CONV_fwd); nullopt
@@ -115,6 +119,17 @@ struct OpArgs {
   Json concrete_inputs;
   std::vector<std::string> kernel_names;
 };
+
+// Whether the class checks the op's trace args before modeling it (can_model below); only the
+// inductor model does.
+inline bool model_checks_args(const ModelInfo& info) {
+  return info.model_class == ModelClass::kTritonCompiled;
+}
+
+// §3.6.1 has_model(e) including the class's can_model check on the op's trace args: an
+// inductor op is modelable only when its args describe the kernel (non-empty Concrete Inputs,
+// Input Dims and Input type giving at least one launch size); every other model passes.
+bool can_model(std::string_view op_name, const OpArgs& args);
 
 // Python ints in the formulas can exceed int64 (products of shapes): 128-bit.
 __extension__ typedef __int128 PyInt;

@@ -1,0 +1,32 @@
+#include "loupe/core/prepare/trace_op_args.hpp"
+
+#include "json_text.hpp"
+
+namespace loupe::core::prepare {
+
+Json trace_arg_json(const trace::TraceModel& model, trace::Uid uid, std::string_view key) {
+  const auto text = model.arg_text(uid, key);
+  return text ? parse_json_text(*text) : Json();
+}
+
+perf::OpArgs trace_op_args(const trace::TraceModel& model, trace::Uid uid,
+                           std::span<const trace::Uid> kernels) {
+  perf::OpArgs args;
+  args.input_dims = trace_arg_json(model, uid, kTraceArgKeys[0]);
+  args.input_types = trace_arg_json(model, uid, kTraceArgKeys[1]);
+  args.input_strides = trace_arg_json(model, uid, kTraceArgKeys[2]);
+  args.concrete_inputs = trace_arg_json(model, uid, kTraceArgKeys[3]);
+  args.kernel_names.reserve(kernels.size());
+  for (const trace::Uid k : kernels) args.kernel_names.emplace_back(model.name(k));
+  return args;
+}
+
+bool trace_op_has_model(const trace::TraceModel& model, trace::Uid uid) {
+  const std::string_view name = model.name(uid);
+  const perf::ModelInfo* info = perf::find_model(name);
+  if (info == nullptr) return false;
+  if (!perf::model_checks_args(*info)) return true;
+  return perf::can_model(name, trace_op_args(model, uid, {}));
+}
+
+}  // namespace loupe::core::prepare

@@ -1,0 +1,66 @@
+// Which ops become unified_perf_summary rows (trace_model.md §3.6.1): has_model(e) includes
+// the class's can_model check, so an inductor op whose trace args do not describe its kernel
+// is an unmodeled leaf row rather than a modeled one.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "loupe/core/prepare/trace_op_args.hpp"
+#include "loupe/core/prepare/unified_perf_events.hpp"
+#include "loupe/core/prepare/unified_perf_summary.hpp"
+#include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/json_reader.hpp"
+
+namespace lp = loupe::core::prepare;
+namespace lt = loupe::core::trace;
+
+namespace {
+
+// cpu_op `name` (with `args`) launching one kernel, correlation `id`.
+std::string launch(const std::string& name, const std::string& args, int id, int ts) {
+  const std::string sid = std::to_string(id);
+  const std::string gpu_ts = std::to_string(ts + 1000);
+  return R"({"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" +
+         std::to_string(ts) + R"(,"dur":10,"args":{"External id":)" + sid + args + "}}," +
+         R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
+         std::to_string(ts + 1) + R"(,"dur":2,"args":{"correlation":)" + sid + "}}," +
+         R"({"ph":"X","cat":"kernel","name":")" + name + R"(_kernel","pid":0,"tid":7,"ts":)" +
+         gpu_ts + R"(,"dur":20,"args":{"correlation":)" + sid + R"(,"stream":7,"device":0}},)" +
+         R"({"ph":"s","id":)" + sid + R"(,"pid":1,"tid":1,"ts":)" + std::to_string(ts + 1) +
+         R"(,"cat":"ac2g","name":"ac2g"},{"ph":"f","id":)" + sid + R"(,"pid":0,"tid":7,"ts":)" +
+         gpu_ts + R"(,"cat":"ac2g","name":"ac2g","bp":"e"})";
+}
+
+}  // namespace
+
+TEST_CASE("an inductor op is modeled only when its trace args describe the kernel",
+          "[prepare][unified]") {
+  // Launch sizes come from the integer Concrete Inputs (here xnumel 888).
+  const std::string described =
+      R"(,"Input Dims":[[888],[888],[]],"Input type":["c10::BFloat16","c10::BFloat16","Scalar"],)"
+      R"("Concrete Inputs":["","","888"])";
+  const std::string text = R"({"traceEvents":[)" +
+                           launch("triton_poi_fused_add_0", described, 1, 0) + "," +
+                           launch("triton_poi_fused_mul_1", "", 2, 100) + "]}";
+  auto loaded = lt::load_trace_bytes(text);
+  REQUIRE_FALSE(loaded.error.has_value());
+  lt::TreeOptions options;
+  options.time_mode = lt::TimeMode::kTraceLensCompat;
+  const auto tree = lt::EventTree::build(loaded.model, options);
+
+  const auto collected = lp::unified::collect_unified_perf_events(loaded.model, tree);
+  REQUIRE(collected.size() == 2);
+  CHECK(collected[0].name == "triton_poi_fused_add_0");
+  CHECK(collected[0].kind == lp::unified::CollectedKind::kModeled);
+  CHECK(lp::trace_op_has_model(loaded.model, collected[0].source));
+  CHECK(collected[1].name == "triton_poi_fused_mul_1");
+  CHECK(collected[1].kind == lp::unified::CollectedKind::kLeaf);
+  CHECK_FALSE(lp::trace_op_has_model(loaded.model, collected[1].source));
+
+  // Both rows are kept; only the described one carries perf_params (xnumel 888).
+  const std::string csv = lp::unified_perf_summary_csv(loaded.model, tree, nullptr);
+  INFO(csv);
+  CHECK_THAT(csv, Catch::Contains("triton_poi_fused_add_0,triton") &&
+                      Catch::Contains("'xnumel': 888") &&
+                      Catch::Contains("triton_poi_fused_mul_1,triton"));
+}
