@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "loupe/core/arch_specs.hpp"
@@ -14,10 +13,21 @@ namespace fs = std::filesystem;
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path.string());
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  // One read of the expected size (a stringstream copy grows its buffer step by step), then
+  // whatever follows if the file grew meanwhile.
+  std::error_code ec;
+  const auto expected = fs::file_size(path, ec);
+  std::string text(ec ? 0 : static_cast<std::size_t>(expected), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (in.good()) {
+    char chunk[65536];
+    while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+      text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    }
+  }
   if (in.bad()) throw std::runtime_error("error while reading " + path.string());
-  return std::move(buffer).str();
+  return text;
 }
 
 namespace {

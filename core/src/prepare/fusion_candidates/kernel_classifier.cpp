@@ -106,7 +106,68 @@ struct CompiledRule {
   std::regex re;
   std::string type;
   int priority;
+  // One lower-case literal per alternative of the pattern that any match of that alternative
+  // contains; empty when some alternative has none. A name containing none of them cannot
+  // match, so the (slow) regex search is skipped.
+  std::vector<std::string> required;
 };
+
+bool is_regex_meta(char c) {
+  return std::string_view(".*+?[](){}\\^$|").find(c) != std::string_view::npos;
+}
+
+char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
+
+// The longest run of plain characters of one alternative (a character followed by a
+// quantifier is optional and ends the run before it); empty when there is none.
+std::string longest_literal(std::string_view branch) {
+  std::string best;
+  std::string run;
+  const auto flush = [&] {
+    if (run.size() > best.size()) best = run;
+    run.clear();
+  };
+  for (std::size_t i = 0; i < branch.size(); ++i) {
+    const char c = branch[i];
+    if (c == '\\') {  // an escape (\d, \b, ...) is not a plain character
+      flush();
+      ++i;
+      continue;
+    }
+    if (c == '[') {  // a character class is not a plain character
+      flush();
+      i = branch.find(']', i + 1);
+      if (i == std::string_view::npos) break;
+      continue;
+    }
+    if (c == '*' || c == '?' || c == '{') {  // the previous character may be absent
+      if (!run.empty()) run.pop_back();
+      flush();
+      continue;
+    }
+    if (is_regex_meta(c)) {
+      flush();
+      continue;
+    }
+    run.push_back(lower_ascii(c));
+  }
+  flush();
+  return best;
+}
+
+// Literals for the patterns of kRules: they use no groups, so '|' splits alternatives.
+std::vector<std::string> required_literals(std::string_view pattern) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t bar = pattern.find('|', start);
+    std::string literal = longest_literal(pattern.substr(start, bar - start));
+    if (literal.empty()) return {};
+    out.push_back(std::move(literal));
+    if (bar == std::string_view::npos) return out;
+    start = bar + 1;
+  }
+}
 
 const std::vector<CompiledRule>& compiled_rules() {
   static const std::vector<CompiledRule> rules = [] {
@@ -115,20 +176,31 @@ const std::vector<CompiledRule>& compiled_rules() {
     for (const auto& r : kRules) {
       out.push_back(
           {std::regex(r.pattern, std::regex::ECMAScript | std::regex::icase | std::regex::optimize),
-           r.type, r.priority});
+           r.type, r.priority, required_literals(r.pattern)});
     }
     return out;
   }();
   return rules;
 }
 
+bool may_match(const CompiledRule& rule, const std::string& lower_name) {
+  if (rule.required.empty()) return true;
+  for (const auto& literal : rule.required) {
+    if (lower_name.find(literal) != std::string::npos) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::string classify_kernel(std::string_view kernel_name) {
+  std::string lower_name(kernel_name);
+  for (char& c : lower_name) c = lower_ascii(c);
   const CompiledRule* best = nullptr;
   for (const auto& rule : compiled_rules()) {
     // Strictly higher priority only: the earliest rule wins a tie.
     if (best != nullptr && rule.priority <= best->priority) continue;
+    if (!may_match(rule, lower_name)) continue;
     if (std::regex_search(kernel_name.begin(), kernel_name.end(), rule.re)) best = &rule;
   }
   constexpr int kMinConfidence = 5;
