@@ -32,7 +32,7 @@ std::vector<trace::Uid> kernels_in_summary_order(const unified::UnifiedRow& row,
 }  // namespace
 
 std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
-                                     const perf::Arch* arch) {
+                                     const perf::Arch* arch, const TraceComparison* comparison) {
   const auto collected = unified::collect_unified_perf_events(model, tree);
   const auto rows = unified::build_unified_rows(model, tree, collected, arch);
   unified::CallStackFn call_stacks;
@@ -45,7 +45,7 @@ std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace
       return unified::CallStackCells{cells.entry_point, cells.call_stack_full};
     };
   }
-  return unified::unified_summary_csv(rows, arch != nullptr, call_stacks);
+  return unified::unified_summary_csv(rows, arch != nullptr, call_stacks, comparison);
 }
 
 }  // namespace loupe::core::prepare

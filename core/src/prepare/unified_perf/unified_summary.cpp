@@ -5,7 +5,9 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <unordered_map>
 
+#include "comparison_columns.hpp"
 #include "loupe/core/prepare/pandas_csv.hpp"
 #include "loupe/core/prepare/pandas_numerics.hpp"
 
@@ -148,20 +150,31 @@ CsvValue real_or_empty(double v) { return std::isnan(v) ? CsvValue::empty() : Cs
 }  // namespace
 
 std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_roofline,
-                                const CallStackFn& call_stacks) {
+                                const CallStackFn& call_stacks, const TraceComparison* comparison) {
   // Groups in first-appearance order.
   std::vector<Group> groups;
+  std::vector<std::size_t> row_group(rows.size());
   std::map<std::string, std::size_t> index;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const auto [it, inserted] = index.emplace(group_key(rows[r]), groups.size());
     if (inserted) groups.emplace_back();
     groups[it->second].rows.push_back(r);
+    row_group[r] = it->second;
   }
   Layout layout;
   layout.metrics =
       std::any_of(rows.begin(), rows.end(), [](const UnifiedRow& r) { return r.has_metrics; });
   layout.roofline = layout.metrics && with_roofline;
   layout.call_stacks = static_cast<bool>(call_stacks);
+  // The comparison columns: each GPU op belongs to the group of the last row holding it.
+  std::vector<std::optional<LcaSummary>> lca_summaries;
+  if (comparison != nullptr) {
+    std::unordered_map<trace::Uid, std::size_t> kernel_to_group;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      for (const trace::Uid kernel : rows[r].gpu_events) kernel_to_group[kernel] = row_group[r];
+    }
+    lca_summaries = comparison->lca_summaries(kernel_to_group, groups.size());
+  }
   const bool duration_int = std::all_of(rows.begin(), rows.end(),
                                         [](const UnifiedRow& r) { return r.duration_us.is_int; });
   const bool kernel_int = std::all_of(rows.begin(), rows.end(),
@@ -233,6 +246,10 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
     c.push_back(real_or_empty(kt.mean));
     c.push_back(real_or_empty(kt.std));
     c.push_back(CsvValue::number(kt.sum));
+    if (!lca_summaries.empty()) {
+      const auto extra = comparison_cells(lca_summaries[outputs.size()], kt.sum.value);
+      c.insert(c.end(), extra.begin(), extra.end());
+    }
     c.push_back(real_or_empty(dur.median));
     c.push_back(CsvValue::number(dur.min));
     c.push_back(CsvValue::number(dur.max));
@@ -283,7 +300,12 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
   for (const double s : sums) percent.push_back(s / total * 100);
   const auto cumulative = pandas::series_cumsum(percent);
 
-  PandasCsvWriter writer(header(layout));
+  std::vector<std::string> columns = header(layout);
+  if (!lca_summaries.empty()) {
+    const auto at = std::find(columns.begin(), columns.end(), "Kernel Time (µs)_sum") + 1;
+    columns.insert(at, kComparisonColumns.begin(), kComparisonColumns.end());
+  }
+  PandasCsvWriter writer(columns);
   for (std::size_t k = 0; k < order.size(); ++k) {
     auto cells = outputs[order[k]].cells;
     cells.push_back(CsvValue::real(percent[k]));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "loupe/core/prepare/trace_diff.hpp"
 #include "unified_rows.hpp"
 
 namespace loupe::core::prepare::unified {
@@ -22,8 +23,10 @@ using CallStackFn = std::function<CallStackCells(const UnifiedRow& template_row,
                                                  std::span<const KernelStats> summary)>;
 
 // `with_roofline`: the arch columns (Roofline Bound, Roofline Time, Pct Roofline_*).
-// `call_stacks`: null when the report has no call-stack columns.
+// `call_stacks`: null when the report has no call-stack columns. `comparison`: the TraceDiff
+// of this trace (as trace 1) against another, for the comparison columns; may be null.
 std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_roofline,
-                                const CallStackFn& call_stacks);
+                                const CallStackFn& call_stacks,
+                                const TraceComparison* comparison = nullptr);
 
 }  // namespace loupe::core::prepare::unified

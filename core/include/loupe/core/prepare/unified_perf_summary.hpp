@@ -7,6 +7,7 @@
 #include <string>
 
 #include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/prepare/trace_diff.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -14,8 +15,11 @@ namespace loupe::core::prepare {
 
 // The CSV text as TraceLens writes it. `tree` must be built with add_python_func = true and
 // TimeMode::kTraceLensCompat (the report TraceLens's orchestrator reads). With `arch` the
-// roofline columns are included.
+// roofline columns are included. With `comparison` (this trace as trace 1, from
+// TraceComparison::compare) the report's 7 comparison columns follow `Kernel Time (µs)_sum`,
+// as with TraceLens's --comparison_json_path.
 std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
-                                     const perf::Arch* arch);
+                                     const perf::Arch* arch,
+                                     const TraceComparison* comparison = nullptr);
 
 }  // namespace loupe::core::prepare
