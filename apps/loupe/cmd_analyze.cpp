@@ -1,3 +1,5 @@
+#include <malloc.h>
+
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -51,7 +53,9 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
 int run_analyze(const std::vector<std::string>& args) {
   po::options_description visible(
       "Usage: loupe analyze DIR [options]\n"
-      "       loupe analyze --trace TRACE -o OUT [--platform NAME | --arch FILE] [options]\n\n"
+      "       loupe analyze --trace TRACE [--trace2 TRACE2] -o OUT [--platform NAME | --arch "
+      "FILE]\n"
+      "                     [options]\n\n"
       "Runs the analyzer plugins over the TraceLens-style analysis directory DIR, in dependency\n"
       "order, each in its own process. Writes category_data/<cat>_metrics.json,\n"
       "system_findings/<name>_findings.md, category_findings/<cat>_findings.md and\n"
@@ -64,6 +68,11 @@ int run_analyze(const std::vector<std::string>& args) {
       "TraceLens's. Then it analyzes OUT; plugins also see the tables trace/gpu_events.csv and\n"
       "trace/op_kernels.csv. The platform's peaks come from --arch FILE, --platform NAME, the\n"
       "trace's device name, or MI300X, in that order.\n\n"
+      "With --trace2, the analysis is comparative (TRACE is trace 1, TRACE2 trace 2): the two\n"
+      "call trees are aligned, perf_report_trace1_csvs/ gets diff_stats.csv and the comparison\n"
+      "columns, perf_report_trace2_csvs/ holds trace 2's report, fusion candidates are modules\n"
+      "that run more kernels in trace 1 than in trace 2, and the manifest carries trace 2's\n"
+      "utilization and per-category time.\n\n"
       "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable "
       "input.\n\n"
       "Options");
@@ -83,6 +92,8 @@ int run_analyze(const std::vector<std::string>& args) {
       "training | inference (when the manifest does not say)")(
       "no-isolate", "run plugins inside this process (debugging; a crash stops loupe)")(
       "trace", po::value<std::string>(), "read this raw trace and write the analysis directory")(
+      "trace2", po::value<std::string>(),
+      "with --trace: compare against this second trace (comparative scope)")(
       "platform", po::value<std::string>(),
       "with --trace: a bundled platform (B200, H100, H200, MI300X, MI325X, MI355X)")(
       "arch", po::value<std::string>(),
@@ -117,8 +128,8 @@ int run_analyze(const std::vector<std::string>& args) {
     std::cerr << "loupe analyze: --trace needs -o OUT (where to write the analysis directory)\n";
     return kExitUsage;
   }
-  if (!from_trace && (vm.count("platform") > 0 || vm.count("arch") > 0)) {
-    std::cerr << "loupe analyze: --platform and --arch apply to --trace only\n";
+  if (!from_trace && (vm.count("platform") > 0 || vm.count("arch") > 0 || vm.count("trace2") > 0)) {
+    std::cerr << "loupe analyze: --trace2, --platform and --arch apply to --trace only\n";
     return kExitUsage;
   }
   if (vm.count("platform") > 0 && vm.count("arch") > 0) {
@@ -164,6 +175,7 @@ int run_analyze(const std::vector<std::string>& args) {
   if (from_trace) {
     TraceToDirectoryOptions trace_options;
     trace_options.trace = vm["trace"].as<std::string>();
+    if (vm.count("trace2") > 0) trace_options.trace2 = fs::path(vm["trace2"].as<std::string>());
     trace_options.output_dir = dir;
     if (vm.count("platform") > 0) trace_options.platform = vm["platform"].as<std::string>();
     if (vm.count("arch") > 0) trace_options.arch_file = fs::path(vm["arch"].as<std::string>());
@@ -172,6 +184,9 @@ int run_analyze(const std::vector<std::string>& args) {
     if (const int rc = write_directory_from_trace(trace_options, trace_views); rc != kExitOk) {
       return rc;
     }
+    // The trace model and tree are gone: hand their pages back, so each forked plugin child
+    // maps a small heap (fewer pages to share, fewer copy-on-write faults).
+    ::malloc_trim(0);
   }
 
   core::Model model;

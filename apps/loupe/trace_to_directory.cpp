@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
@@ -13,32 +14,48 @@ namespace loupe::cli {
 
 namespace fs = std::filesystem;
 
-int write_directory_from_trace(const TraceToDirectoryOptions& options,
-                               core::prepare::TraceViews& views) {
+namespace {
+
+// Loads one trace with progress; nullopt (after printing why) when it cannot be used.
+std::optional<core::trace::LoadResult> load_for_analysis(const fs::path& path, bool quiet) {
   std::error_code ec;
-  const auto file_size = fs::file_size(options.trace, ec);
+  const auto file_size = fs::file_size(path, ec);
   if (ec) {
-    std::cerr << "loupe analyze: cannot read " << options.trace.string() << ": " << ec.message()
-              << "\n";
-    return kExitUsage;
+    std::cerr << "loupe analyze: cannot read " << path.string() << ": " << ec.message() << "\n";
+    return std::nullopt;
   }
   core::trace::LoadOptions load_options;
-  load_options.progress = trace_load_progress("analyze", file_size, options.quiet);
+  load_options.progress = trace_load_progress("analyze", file_size, quiet);
   const auto start = std::chrono::steady_clock::now();
   core::trace::LoadResult loaded;
   try {
-    loaded = core::trace::load_trace(options.trace, load_options);
+    loaded = core::trace::load_trace(path, load_options);
   } catch (const std::exception& e) {
     std::cerr << "loupe analyze: " << e.what() << "\n";
-    return kExitUsage;
+    return std::nullopt;
   }
   if (loaded.error) {
-    std::cerr << "loupe analyze: " << options.trace.string() << ": " << loaded.error->describe()
-              << " (" << loaded.model.event_count() << " events read before it)\n";
-    return kExitUsage;
+    std::cerr << "loupe analyze: " << path.string() << ": " << loaded.error->describe() << " ("
+              << loaded.model.event_count() << " events read before it)\n";
+    return std::nullopt;
   }
-  spdlog::info("loaded {} events from {} in {:.2f} s", loaded.model.event_count(),
-               options.trace.string(), seconds_since(start));
+  spdlog::info("loaded {} events from {} in {:.2f} s", loaded.model.event_count(), path.string(),
+               seconds_since(start));
+  return loaded;
+}
+
+}  // namespace
+
+int write_directory_from_trace(const TraceToDirectoryOptions& options,
+                               core::prepare::TraceViews& views) {
+  const auto start = std::chrono::steady_clock::now();
+  auto loaded = load_for_analysis(options.trace, options.quiet);
+  if (!loaded) return kExitUsage;
+  std::optional<core::trace::LoadResult> loaded2;
+  if (options.trace2) {
+    loaded2 = load_for_analysis(*options.trace2, options.quiet);
+    if (!loaded2) return kExitUsage;
+  }
 
   core::prepare::PrepareOptions prepare;
   prepare.trace_path = options.trace;
@@ -51,7 +68,7 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options,
   }
   try {
     prepare.arch = core::prepare::select_arch(options.arch_file, options.platform,
-                                              loaded.model.device_names());
+                                              loaded->model.device_names());
   } catch (const std::exception& e) {
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;
@@ -60,12 +77,20 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options,
 
   if (!options.quiet) spdlog::info("building the event tree ({:.2f} s)", seconds_since(start));
   const auto tree =
-      core::trace::EventTree::build(loaded.model, core::prepare::prepare_tree_options());
+      core::trace::EventTree::build(loaded->model, core::prepare::prepare_tree_options());
+  std::optional<core::trace::EventTree> tree2;
+  if (loaded2) {
+    tree2 = core::trace::EventTree::build(loaded2->model, core::prepare::prepare_tree_options());
+  }
   core::prepare::PreparedDirectory prepared;
   try {
-    prepared = core::prepare::prepare_analysis_directory(loaded.model, tree, prepare);
+    prepared = loaded2 ? core::prepare::prepare_comparative_directory(
+                             {loaded->model, tree}, {loaded2->model, *tree2}, prepare)
+                       : core::prepare::prepare_analysis_directory(loaded->model, tree, prepare);
   } catch (const core::prepare::PrepareError& e) {
-    std::cerr << "loupe analyze: " << options.trace.string() << ": " << e.what() << "\n";
+    std::cerr << "loupe analyze: " << options.trace.string();
+    if (options.trace2) std::cerr << " vs " << options.trace2->string();
+    std::cerr << ": " << e.what() << "\n";
     return kExitUsage;
   }
   for (const auto& note : prepared.notes) spdlog::warn("{}", note);
@@ -75,7 +100,7 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options,
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;
   }
-  views = core::prepare::build_trace_views(loaded.model, tree);
+  views = core::prepare::build_trace_views(loaded->model, tree);
   spdlog::info("wrote {} files into {} ({:.2f} s since start)", prepared.files.size(),
                options.output_dir.string(), seconds_since(start));
   return kExitOk;

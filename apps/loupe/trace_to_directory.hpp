@@ -12,6 +12,7 @@ namespace loupe::cli {
 
 struct TraceToDirectoryOptions {
   std::filesystem::path trace;
+  std::optional<std::filesystem::path> trace2;  // comparative scope: the trace compared against
   std::filesystem::path output_dir;
   std::optional<std::string> platform;
   std::optional<std::filesystem::path> arch_file;

@@ -12,10 +12,12 @@
 #include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
 #include "loupe/core/prepare/perf_sheets.hpp"
+#include "loupe/core/prepare/trace_diff.hpp"
 #include "loupe/core/prepare/unified_perf_summary.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "metadata_documents.hpp"
+#include "trace2_summary.hpp"
 
 namespace loupe::core::prepare {
 namespace {
@@ -32,26 +34,22 @@ std::string recorded_path(const fs::path& p) {
 class Pipeline {
  public:
   Pipeline(const trace::TraceModel& model, const trace::EventTree& tree,
-           const PrepareOptions& options)
-      : model_(model), tree_(tree), options_(options) {}
+           const PrepareOptions& options, const TraceSide* trace2)
+      : model_(model), tree_(tree), options_(options), trace2_(trace2) {}
 
   PreparedDirectory run() {
     const trace::EventTree& tree = tree_;
     out_.gpu_only = tree.gpu_only();
+    if (trace2_ != nullptr && (tree.gpu_only() || trace2_->tree.gpu_only())) {
+      throw PrepareError(std::string("comparing two traces needs host (CPU) ops in both, and ") +
+                         (tree.gpu_only() ? "the first" : "the second") +
+                         " trace has GPU events only");
+    }
+    const std::string report_dir = comparative() ? "perf_report_trace1_csvs/" : "perf_report_csvs/";
 
     step("computing the GPU timeline");
-    trace::GpuTimelineOptions timeline_options;
-    timeline_options.time_mode =
-        options_.compat_tracelens ? trace::TimeMode::kTraceLensCompat : trace::TimeMode::kExact;
-    timeline_options.include_unlinked = tree.gpu_only();
-    const auto timeline = trace::compute_gpu_timeline(model_, tree, timeline_options);
-    if (!timeline) {
-      throw PrepareError(
-          "the trace has no GPU event (kernel, gpu_memcpy or gpu_memset) linked to the host; "
-          "there is nothing to analyze");
-    }
-    const std::string timeline_csv = trace::gpu_timeline_csv(*timeline);
-    add("perf_report_csvs/gpu_timeline.csv", timeline_csv);
+    const std::string timeline_csv = gpu_timeline_csv_of(model_, tree);
+    add(report_dir + "gpu_timeline.csv", timeline_csv);
 
     ctx_.platform = options_.arch.platform;
     ctx_.arch_spec = options_.arch.spec;
@@ -65,24 +63,36 @@ class Pipeline {
     const Json mk_data = build_multi_kernel_data(model_, mk_options);
     add("category_data/multi_kernel_data.json", multi_kernel_data_text(mk_data));
 
+    const auto arch = perf::parse_arch_json(loupe::dump_python_json(options_.arch.spec, 0));
+    const perf::Arch* arch_ptr = arch ? &*arch : nullptr;
+    std::optional<TraceComparison> comparison;
+    if (comparative()) {
+      step("aligning the two traces' call trees (TraceDiff)");
+      comparison = TraceComparison::compare({model_, tree_}, *trace2_);
+      if (const std::size_t skipped = comparison->skipped_disambiguations(); skipped > 0) {
+        note("TraceDiff skipped the re-matching of " + std::to_string(skipped) +
+             " op name(s) repeated too often in one child list (docs/trace-diff.md §7): they "
+             "keep the edit-distance matches, so some LCAs may differ from TraceLens's");
+      }
+    }
     std::optional<CsvTable> unified;
     if (!tree.gpu_only()) {
-      step("summarizing kernel launchers");
-      const OpsTables ops = build_ops_tables(model_, tree);
-      if (!ops.ops_summary_by_category_csv.empty()) {
-        add("perf_report_csvs/ops_summary_by_category.csv", ops.ops_summary_by_category_csv);
-      }
-      add("perf_report_csvs/ops_summary.csv", ops.ops_summary_csv);
-      add("perf_report_csvs/ops_unique_args.csv", ops.ops_unique_args_csv);
-
-      step("costing operations with the perf models");
-      const auto arch = perf::parse_arch_json(loupe::dump_python_json(options_.arch.spec, 0));
-      std::string unified_csv = unified_perf_summary_csv(model_, tree, arch ? &*arch : nullptr);
-      unified = parse_csv(unified_csv);
-      add("perf_report_csvs/unified_perf_summary.csv", std::move(unified_csv));
-      for (auto& sheet : build_perf_sheets(model_, tree, arch ? &*arch : nullptr)) {
-        add("perf_report_csvs/" + sheet.file_name, std::move(sheet.csv));
-      }
+      unified =
+          add_perf_report(model_, tree, report_dir, arch_ptr, comparison ? &*comparison : nullptr);
+    }
+    std::optional<std::string> diff_stats;
+    Json trace2_utilization;
+    Json trace2_by_category;
+    if (comparison) {
+      diff_stats = comparison->diff_stats_csv();
+      if (diff_stats) add(report_dir + "diff_stats.csv", *diff_stats);
+      step("trace 2: computing the GPU timeline");
+      const std::string timeline2_csv = gpu_timeline_csv_of(trace2_->model, trace2_->tree);
+      add("perf_report_trace2_csvs/gpu_timeline.csv", timeline2_csv);
+      trace2_utilization = gpu_utilization_from_csv(timeline2_csv);
+      const CsvTable unified2 = add_perf_report(trace2_->model, trace2_->tree,
+                                                "perf_report_trace2_csvs/", arch_ptr, nullptr);
+      trace2_by_category = analysis_dir::trace2_ops_summary_by_category(unified2);
     }
 
     std::size_t fusion_count = 0;
@@ -92,8 +102,23 @@ class Pipeline {
           "candidates; the GPU timeline and the multi-kernel data are complete");
     } else {
       step("extracting kernel fusion candidates");
-      const auto fusion = fusion_candidates_standalone(model_, tree, unified ? &*unified : nullptr);
-      if (fusion.failed) note("fusion candidate extraction failed: " + fusion.error);
+      FusionCandidatesResult fusion;
+      if (!comparative()) {
+        fusion = fusion_candidates_standalone(model_, tree, unified ? &*unified : nullptr);
+      } else if (comparison->identical_traces()) {
+        fusion.json = "[]";
+        fusion.error = "the two traces run the same ops and kernels in the same call trees";
+      } else if (diff_stats) {
+        fusion = fusion_candidates_comparative(model_, tree, parse_csv(*diff_stats));
+      } else {
+        fusion.json = "[]";
+        fusion.error = "TraceDiff found no kernel that differs between the two traces";
+      }
+      if (fusion.failed) {
+        note("fusion candidate extraction failed: " + fusion.error);
+      } else if (comparative() && !fusion.error.empty()) {
+        note("no comparative fusion candidates: " + fusion.error);
+      }
       fusion_count = fusion.candidate_count;
       add("category_data/fusion_candidates.json", fusion.json);
     }
@@ -102,10 +127,6 @@ class Pipeline {
     if (unified) {
       step("splitting operations into categories");
       add_compute_categories(*unified, categories);
-    } else if (!tree.gpu_only()) {
-      note(
-          "compute categories (gemm, conv_fwd, conv_bwd, ...) need unified_perf_summary.csv, "
-          "which this version does not compute from a trace yet");
     }
 
     add_cpu_idle(categories);
@@ -114,21 +135,68 @@ class Pipeline {
       categories.push_back(analysis_dir::kernel_fusion_entry(ctx_, fusion_count));
 
     add_json("metadata/model_info.json", analysis_dir::model_info_document());
+    if (comparison) add_json("metadata/trace2_gpu_utilization.json", trace2_utilization);
     Json manifest = Json::object();
     manifest["platform"] = ctx_.platform;
     manifest["trace_path"] = ctx_.trace_path;
     manifest["output_dir"] = ctx_.output_dir;
-    manifest["comparison_scope"] = "standalone";
+    manifest["comparison_scope"] = comparative() ? "comparative" : "standalone";
     manifest["gpu_utilization"] = ctx_.gpu_utilization;
     manifest["categories"] = std::move(categories);
     manifest["time_metric_note"] =
         "Use gpu_kernel_time_ms for bottleneck prioritization. cpu_duration_ms includes "
         "sync/launch overhead.";
+    if (comparison) {
+      manifest["trace2_gpu_utilization"] = std::move(trace2_utilization);
+      manifest["trace2_ops_summary_by_category"] = std::move(trace2_by_category);
+    }
     add_json("category_data/category_manifest.json", manifest);
     return std::move(out_);
   }
 
  private:
+  bool comparative() const { return trace2_ != nullptr; }
+
+  std::string gpu_timeline_csv_of(const trace::TraceModel& model,
+                                  const trace::EventTree& tree) const {
+    trace::GpuTimelineOptions timeline_options;
+    timeline_options.time_mode =
+        options_.compat_tracelens ? trace::TimeMode::kTraceLensCompat : trace::TimeMode::kExact;
+    timeline_options.include_unlinked = tree.gpu_only();
+    const auto timeline = trace::compute_gpu_timeline(model, tree, timeline_options);
+    if (!timeline) {
+      throw PrepareError(
+          std::string(&model == &model_ ? "the trace" : "the second trace") +
+          " has no GPU event (kernel, gpu_memcpy or gpu_memset) linked to the host; there is "
+          "nothing to analyze");
+    }
+    return trace::gpu_timeline_csv(*timeline);
+  }
+
+  // The perf report of one trace into `dir`: ops summaries, unified_perf_summary (returned,
+  // parsed) and the per-family sheets.
+  CsvTable add_perf_report(const trace::TraceModel& model, const trace::EventTree& tree,
+                           const std::string& dir, const perf::Arch* arch,
+                           const TraceComparison* comparison) {
+    const std::string prefix = &model == &model_ ? "" : "trace 2: ";
+    step(prefix + "summarizing kernel launchers");
+    const OpsTables ops = build_ops_tables(model, tree);
+    if (!ops.ops_summary_by_category_csv.empty()) {
+      add(dir + "ops_summary_by_category.csv", ops.ops_summary_by_category_csv);
+    }
+    add(dir + "ops_summary.csv", ops.ops_summary_csv);
+    add(dir + "ops_unique_args.csv", ops.ops_unique_args_csv);
+
+    step(prefix + "costing operations with the perf models");
+    std::string unified_csv = unified_perf_summary_csv(model, tree, arch, comparison);
+    CsvTable unified = parse_csv(unified_csv);
+    add(dir + "unified_perf_summary.csv", std::move(unified_csv));
+    for (auto& sheet : build_perf_sheets(model, tree, arch)) {
+      add(dir + sheet.file_name, std::move(sheet.csv));
+    }
+    return unified;
+  }
+
   void step(std::string_view what) {
     if (options_.progress) options_.progress(what);
   }
@@ -185,6 +253,7 @@ class Pipeline {
   const trace::TraceModel& model_;
   const trace::EventTree& tree_;
   const PrepareOptions& options_;
+  const TraceSide* trace2_;  // comparative scope; null when standalone
   DocumentContext ctx_;
   PreparedDirectory out_;
 };
@@ -201,7 +270,12 @@ trace::TreeOptions prepare_tree_options() {
 PreparedDirectory prepare_analysis_directory(const trace::TraceModel& model,
                                              const trace::EventTree& tree,
                                              const PrepareOptions& options) {
-  return Pipeline(model, tree, options).run();
+  return Pipeline(model, tree, options, nullptr).run();
+}
+
+PreparedDirectory prepare_comparative_directory(TraceSide trace1, TraceSide trace2,
+                                                const PrepareOptions& options) {
+  return Pipeline(trace1.model, trace1.tree, options, &trace2).run();
 }
 
 void write_prepared_directory(const PreparedDirectory& prepared,

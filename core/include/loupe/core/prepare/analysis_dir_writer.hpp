@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "loupe/core/prepare/arch_selection.hpp"
+#include "loupe/core/prepare/trace_diff.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -53,6 +54,16 @@ trace::TreeOptions prepare_tree_options();
 PreparedDirectory prepare_analysis_directory(const trace::TraceModel& model,
                                              const trace::EventTree& tree,
                                              const PrepareOptions& options);
+
+// Comparative scope (`--trace2`), what TraceLens's perf report with --comparison_json_path,
+// the trace-2 perf report and orchestrator_prepare --comparison-scope comparative write:
+// perf_report_trace1_csvs/ (with diff_stats.csv and the comparison columns),
+// perf_report_trace2_csvs/, category data of trace 1 with comparative fusion candidates, and
+// trace 2's utilization and per-category time in the manifest. Both trees are built with
+// prepare_tree_options(); `options.trace_path` names trace 1. Throws PrepareError when either
+// trace has no GPU event or no host ops.
+PreparedDirectory prepare_comparative_directory(TraceSide trace1, TraceSide trace2,
+                                                const PrepareOptions& options);
 
 // Writes each file atomically under `output_dir` (the manifest last, so a directory with a
 // manifest is complete). Throws std::runtime_error naming the file that could not be written.

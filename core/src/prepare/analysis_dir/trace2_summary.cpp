@@ -1,0 +1,104 @@
+#include "trace2_summary.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loupe/core/prepare/pandas_numerics.hpp"
+
+namespace loupe::core::prepare::analysis_dir {
+namespace {
+
+std::optional<std::size_t> column(const CsvTable& table, std::string_view name) {
+  for (std::size_t c = 0; c < table.column_count(); ++c) {
+    if (table.column_name(c) == name) return c;
+  }
+  return std::nullopt;
+}
+
+// The category split's file key: ' ' and '/' become '_', lower case; empty means "other".
+std::string category_key(const CsvCell& cell) {
+  if (cell.kind == CsvCell::Kind::Empty || cell.text.empty()) return "other";
+  std::string key = cell.text;
+  for (char& c : key) {
+    if (c == ' ' || c == '/') c = '_';
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  }
+  return key;
+}
+
+struct Group {
+  std::vector<double> counts;
+  std::vector<double> times_us;
+};
+
+Json number_json(const PyNumber& n) {
+  return n.is_int ? Json(static_cast<long long>(n.value)) : Json(pandas_to_json_float(n.value));
+}
+
+}  // namespace
+
+double pandas_to_json_float(double value) {
+  if (!std::isfinite(value)) return value;
+  // Rounded to 10 decimals, trailing zeros dropped, then parsed back by json.loads.
+  char text[512];
+  std::snprintf(text, sizeof text, "%.10f", value);
+  return std::strtod(text, nullptr);
+}
+
+Json trace2_ops_summary_by_category(const CsvTable& trace2_unified) {
+  const auto category_col = column(trace2_unified, "op category");
+  const auto count_col = column(trace2_unified, "operation_count");
+  const auto time_col = column(trace2_unified, "Kernel Time (µs)_sum");
+  if (!category_col || !count_col || !time_col) return Json::array();
+
+  std::map<std::string, Group> groups;  // groupby sorts its keys
+  for (std::size_t r = 0; r < trace2_unified.row_count(); ++r) {
+    Group& g = groups[category_key(trace2_unified.cell(r, *category_col))];
+    const CsvCell& count = trace2_unified.cell(r, *count_col);
+    if (count.kind == CsvCell::Kind::Number) g.counts.push_back(count.number);
+    const CsvCell& time = trace2_unified.cell(r, *time_col);
+    if (time.kind == CsvCell::Kind::Number && !std::isnan(time.number)) {
+      g.times_us.push_back(time.number);
+    }
+  }
+
+  std::vector<std::string> keys;
+  std::vector<PyNumber> counts;
+  std::vector<double> times_ms;
+  for (const auto& [key, g] : groups) {
+    keys.push_back(key);
+    counts.push_back(pandas::group_sum(g.counts, true));
+    times_ms.push_back(pandas::group_sum(g.times_us, false).value * 0.001);
+  }
+  const double total = pandas::series_sum(times_ms, false).value;
+  std::vector<double> percent(times_ms.size(), 0.0);
+  if (total > 0) {
+    for (std::size_t i = 0; i < times_ms.size(); ++i) percent[i] = times_ms[i] / total * 100;
+  }
+  const std::vector<std::size_t> order = pandas::sort_values_order(times_ms, false);
+  std::vector<double> sorted_percent;
+  for (const std::size_t i : order) sorted_percent.push_back(percent[i]);
+  const std::vector<double> cumulative = pandas::series_cumsum(sorted_percent);
+
+  Json records = Json::array();
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const std::size_t i = order[k];
+    Json record = Json::object();
+    record["op category"] = Json(keys[i]);
+    record["Count"] = number_json(counts[i]);
+    record["total_direct_kernel_time_ms"] = Json(pandas_to_json_float(times_ms[i]));
+    // With no kernel time the column is the int 0 (and so is its cumsum).
+    record["Percentage (%)"] = total > 0 ? Json(pandas_to_json_float(sorted_percent[k])) : Json(0);
+    record["Cumulative Percentage (%)"] =
+        total > 0 ? Json(pandas_to_json_float(cumulative[k])) : Json(0);
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+}  // namespace loupe::core::prepare::analysis_dir
