@@ -81,7 +81,7 @@ ModelResult evaluate(std::string_view op_name, const OpArgs& args, Direction dir
     if (out.precision) {
       result.compute_spec = std::string(maf).append(*out.precision);
     } else if (out.has_precision_dtype) {
-      const std::string_view precision = compute_precision(out.precision_dtype);
+      const std::string precision = compute_precision(out.precision_dtype);
       if (!precision.empty()) {
         result.compute_spec = std::string(maf).append(precision);
       }

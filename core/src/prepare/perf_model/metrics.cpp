@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "json_text.hpp"
+#include "loupe/compute/op_fields.hpp"
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf {
@@ -38,22 +39,9 @@ std::optional<int> bytes_per_element(std::string_view dtype) {
   return it->second;
 }
 
-std::string_view compute_precision(std::string_view dtype) {
-  static const std::unordered_map<std::string, std::string_view> kPrecision = {
-      {"float", "fp32"},
-      {"double", "fp64"},
-      {"c10::half", "fp16"},
-      {"c10::bfloat16", "bf16"},
-      {"c10::float8_e4m3fnuz", "fp8"},
-      {"c10::float8_e4m3fn", "fp8"},
-      {"unsigned char", "fp8"},
-      {"fp8", "fp8"},
-      {"c10::float4_e2m1fn_x2", "fp4"},
-      {"fp4", "fp4"},
-      {"mxfp4", "fp4"},
-  };
-  const auto it = kPrecision.find(detail::lower(dtype));
-  return it == kPrecision.end() ? std::string_view() : it->second;
+std::string compute_precision(std::string_view dtype) {
+  // The perf report's torch_dtype_map, shared with the analyzers' SDK.
+  return loupe::compute::torch_dtype_precision(dtype).value_or(std::string());
 }
 
 std::optional<Arch> parse_arch_json(std::string_view json_text) {

@@ -183,7 +183,7 @@ std::string params_repr(const Params& params);
 // Bytes per element of a dtype string (name2bpe, case-insensitive); nullopt = unknown.
 std::optional<int> bytes_per_element(std::string_view dtype);
 // Compute precision of a dtype string (torch_dtype_map); empty when unmapped.
-std::string_view compute_precision(std::string_view dtype);
+std::string compute_precision(std::string_view dtype);
 
 struct Arch {
   double mem_bw_gbps = 0.0;
