@@ -75,7 +75,7 @@ std::set<std::string> prepared_reference_files(const std::filesystem::path& run_
     if (!std::filesystem::is_directory(run_dir / sub)) continue;
     for (const auto& entry : std::filesystem::directory_iterator(run_dir / sub)) {
       const std::string rel = sub + "/" + entry.path().filename().string();
-      if (rel.ends_with("_metrics.json") || rel.ends_with("/coll_analysis.csv")) continue;
+      if (rel.ends_with("_metrics.json")) continue;
       files.insert(rel);
     }
   }

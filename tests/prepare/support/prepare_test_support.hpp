@@ -27,8 +27,7 @@ std::string undo_tmp_placeholder(const std::string& text);
 std::string manifest_trace_path(const std::string& manifest);
 
 // The files of a TraceLens reference run that the preparation writes, as paths relative to
-// `run_dir`, from the given subdirectories (the analyzers' *_metrics.json are not its job, nor
-// perf_report_csvs/coll_analysis.csv, the NCCL analysis Loupe does not write).
+// `run_dir`, from the given subdirectories (the analyzers' *_metrics.json are not its job).
 std::set<std::string> prepared_reference_files(const std::filesystem::path& run_dir,
                                                const std::vector<std::string>& subdirs);
 

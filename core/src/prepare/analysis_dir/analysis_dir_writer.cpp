@@ -7,6 +7,7 @@
 #include "category_split.hpp"
 #include "loupe/core/atomic_file.hpp"
 #include "loupe/core/csv_table.hpp"
+#include "loupe/core/prepare/coll_analysis.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
 #include "loupe/core/prepare/multi_kernel_data.hpp"
 #include "loupe/core/prepare/ops_tables.hpp"
@@ -193,6 +194,10 @@ class Pipeline {
     add(dir + "unified_perf_summary.csv", std::move(unified_csv));
     for (auto& sheet : build_perf_sheets(model, tree, arch)) {
       add(dir + sheet.file_name, std::move(sheet.csv));
+    }
+    if (auto collectives = coll_analysis_csv(model)) {
+      step(prefix + "summarizing collectives");
+      add(dir + "coll_analysis.csv", std::move(*collectives));
     }
     return unified;
   }

@@ -1,0 +1,16 @@
+#include "loupe/core/prepare/coll_analysis.hpp"
+
+#include "coll_summary.hpp"
+#include "collective_rows.hpp"
+
+namespace loupe::core::prepare {
+
+std::optional<std::string> coll_analysis_csv(const trace::TraceModel& model) {
+  // The report skips the collective analysis for GPU-only traces (EventTree::gpu_only's test).
+  const bool gpu_only = model.events_in_category(trace::Category::kCpuOp) == 0 &&
+                        model.events_with_cat_string("python_func") == 0;
+  if (gpu_only) return std::nullopt;
+  return coll::summary_csv(coll::collective_rows(model));
+}
+
+}  // namespace loupe::core::prepare
