@@ -54,3 +54,10 @@ TEST_CASE("csv: malformed input names the line", "[csv]") {
   CHECK_THROWS_WITH(parse_csv("a,b\n1,2\n1,2,3\n"),
                     Catch::Contains("line 3") && Catch::Contains("3 fields"));
 }
+
+TEST_CASE("csv: columns are found by name, the first of duplicates", "[csv]") {
+  const auto t = parse_csv("name,op category,name\nx,GEMM,y\n");
+  CHECK(t.find_column("op category") == 1u);
+  CHECK(t.find_column("name") == 0u);
+  CHECK_FALSE(t.find_column("Op Category").has_value());
+}

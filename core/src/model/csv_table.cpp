@@ -108,6 +108,13 @@ bool is_blank_record(const std::vector<std::string>& fields) {
 
 }  // namespace
 
+std::optional<size_t> CsvTable::find_column(std::string_view name) const {
+  for (size_t c = 0; c < columns_.size(); ++c) {
+    if (columns_[c] == name) return c;
+  }
+  return std::nullopt;
+}
+
 CsvTable parse_csv(std::string_view text) {
   CsvRecordReader reader(text);
   std::vector<std::string> header;

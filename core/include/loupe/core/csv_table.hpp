@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,8 @@ class CsvTable {
   size_t row_count() const { return columns_.empty() ? 0 : cells_.size() / columns_.size(); }
   size_t column_count() const { return columns_.size(); }
   const std::string& column_name(size_t column) const { return columns_.at(column); }
+  // The index of the first column named `name`; nullopt when there is none.
+  std::optional<size_t> find_column(std::string_view name) const;
   const CsvCell& cell(size_t row, size_t column) const {
     return cells_.at(row * columns_.size() + column);
   }

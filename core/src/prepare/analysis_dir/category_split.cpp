@@ -14,25 +14,12 @@
 namespace loupe::core::prepare::analysis_dir {
 namespace {
 
-std::optional<std::size_t> column(const CsvTable& table, std::string_view name) {
-  for (std::size_t c = 0; c < table.column_count(); ++c) {
-    if (table.column_name(c) == name) return c;
-  }
-  return std::nullopt;
-}
-
 // (file key, display name) of one row's `op category` (NaN or "" -> other / Other).
 std::pair<std::string, std::string> normalize_category(const CsvTable& table, std::size_t row,
                                                        std::optional<std::size_t> col) {
   if (!col || table.cell(row, *col).kind == CsvCell::Kind::Empty) return {"other", "Other"};
   const std::string& display = table.cell(row, *col).text;
-  std::string key;
-  key.reserve(display.size());
-  for (const char c : display) {
-    const char mapped = c == ' ' || c == '/' ? '_' : c;
-    key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(mapped))));
-  }
-  return {key, display};
+  return {category_file_key(display), display};
 }
 
 // A numeric cell as pandas holds it (NaN when empty or not a number).
@@ -56,8 +43,8 @@ double summed_ms(const CsvTable& table, const std::vector<std::size_t>& rows,
 }
 
 Json time_breakdown(const CsvTable& table, const std::vector<std::size_t>& rows) {
-  const auto kernel_col = column(table, "Kernel Time (µs)_sum");
-  const auto duration_col = column(table, "total_duration_us");
+  const auto kernel_col = table.find_column("Kernel Time (µs)_sum");
+  const auto duration_col = table.find_column("total_duration_us");
   const double gpu_ms = kernel_col ? summed_ms(table, rows, kernel_col) : 0.0;
   const double cpu_ms = duration_col ? summed_ms(table, rows, duration_col) : gpu_ms;
   std::optional<double> sync_ms;  // stays the int 0 until an op counts
@@ -114,8 +101,19 @@ std::string category_skill(std::string_view category_name) {
   return "generic-op-analyzer";
 }
 
+std::string category_file_key(std::string_view op_category) {
+  if (op_category.empty()) return "other";
+  std::string key;
+  key.reserve(op_category.size());
+  for (const char c : op_category) {
+    const char mapped = c == ' ' || c == '/' ? '_' : c;
+    key.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(mapped))));
+  }
+  return key;
+}
+
 std::vector<CategoryExport> split_categories(const CsvTable& unified) {
-  const auto category_col = column(unified, "op category");
+  const auto category_col = unified.find_column("op category");
   std::vector<std::string> order;
   std::vector<std::pair<std::string, std::string>> row_keys;
   row_keys.reserve(unified.row_count());

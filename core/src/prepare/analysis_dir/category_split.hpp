@@ -20,6 +20,10 @@ struct CategoryExport {
                         // has_sync_bottleneck (Step 5.5)
 };
 
+// The category file key of an `op category` value: ' ' and '/' become '_', lower case; an
+// empty value is "other".
+std::string category_file_key(std::string_view op_category);
+
 // Categories in first-appearance order of the table's rows.
 std::vector<CategoryExport> split_categories(const CsvTable& unified);
 

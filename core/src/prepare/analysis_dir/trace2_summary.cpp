@@ -8,28 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "category_split.hpp"
 #include "loupe/core/prepare/pandas_numerics.hpp"
 
 namespace loupe::core::prepare::analysis_dir {
 namespace {
-
-std::optional<std::size_t> column(const CsvTable& table, std::string_view name) {
-  for (std::size_t c = 0; c < table.column_count(); ++c) {
-    if (table.column_name(c) == name) return c;
-  }
-  return std::nullopt;
-}
-
-// The category split's file key: ' ' and '/' become '_', lower case; empty means "other".
-std::string category_key(const CsvCell& cell) {
-  if (cell.kind == CsvCell::Kind::Empty || cell.text.empty()) return "other";
-  std::string key = cell.text;
-  for (char& c : key) {
-    if (c == ' ' || c == '/') c = '_';
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  }
-  return key;
-}
 
 struct Group {
   std::vector<double> counts;
@@ -51,14 +34,14 @@ double pandas_to_json_float(double value) {
 }
 
 Json trace2_ops_summary_by_category(const CsvTable& trace2_unified) {
-  const auto category_col = column(trace2_unified, "op category");
-  const auto count_col = column(trace2_unified, "operation_count");
-  const auto time_col = column(trace2_unified, "Kernel Time (µs)_sum");
+  const auto category_col = trace2_unified.find_column("op category");
+  const auto count_col = trace2_unified.find_column("operation_count");
+  const auto time_col = trace2_unified.find_column("Kernel Time (µs)_sum");
   if (!category_col || !count_col || !time_col) return Json::array();
 
   std::map<std::string, Group> groups;  // groupby sorts its keys
   for (std::size_t r = 0; r < trace2_unified.row_count(); ++r) {
-    Group& g = groups[category_key(trace2_unified.cell(r, *category_col))];
+    Group& g = groups[category_file_key(trace2_unified.cell(r, *category_col).text)];
     const CsvCell& count = trace2_unified.cell(r, *count_col);
     if (count.kind == CsvCell::Kind::Number) g.counts.push_back(count.number);
     const CsvCell& time = trace2_unified.cell(r, *time_col);

@@ -44,13 +44,6 @@ struct DiffKernel {
   Uid gpu_op_uid = trace::kNoUid;
 };
 
-std::optional<std::size_t> column(const CsvTable& table, std::string_view name) {
-  for (std::size_t c = 0; c < table.column_count(); ++c) {
-    if (table.column_name(c) == name) return c;
-  }
-  return std::nullopt;
-}
-
 bool integer_text(const std::string& text) {
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
@@ -83,11 +76,11 @@ struct DiffLookups {
 
 DiffLookups read_diff_stats(const CsvTable& diff) {
   DiffLookups out;
-  const auto name_col = column(diff, "name");
-  const auto source_col = column(diff, "source");
-  const auto lca_col = column(diff, "lowest_common_ancestor_id");
-  const auto time_col = column(diff, "kernel_time");
-  const auto uid_col = column(diff, "gpu_op_uid");
+  const auto name_col = diff.find_column("name");
+  const auto source_col = diff.find_column("source");
+  const auto lca_col = diff.find_column("lowest_common_ancestor_id");
+  const auto time_col = diff.find_column("kernel_time");
+  const auto uid_col = diff.find_column("gpu_op_uid");
   if (!name_col || !source_col || !lca_col) return out;
 
   bool lca_float = false;
@@ -283,7 +276,7 @@ FusionCandidatesResult fusion_candidates_comparative(const trace::TraceModel& mo
   FusionCandidatesResult result;
   result.json = "[]";
   try {
-    if (!column(diff_stats, "lowest_common_ancestor_id") || diff_stats.row_count() == 0) {
+    if (!diff_stats.find_column("lowest_common_ancestor_id") || diff_stats.row_count() == 0) {
       result.error = "diff_stats.csv is empty or has no lowest_common_ancestor_id column";
       return result;
     }
