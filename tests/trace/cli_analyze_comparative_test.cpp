@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "inline_trace.hpp"
 #include "test_paths.hpp"
 #include "trace_text.hpp"
 
@@ -14,27 +15,15 @@ using loupe::test::run_loupe;
 
 namespace {
 
-// A module launching `kernels` kernels (one aten op each, 10 µs apart on the GPU).
+// A module launching `kernels` kernels (one aten op each, 20 µs apart).
 std::string module_trace(int kernels) {
-  std::string events =
-      R"({"ph":"X","cat":"cpu_op","name":"nn.Module: Block_0","pid":1,"tid":1,"ts":0,"dur":500,)"
-      R"("args":{"External id":100}},)";
+  namespace it = loupe::test::inline_trace;
+  std::string events = it::cpu_op("nn.Module: Block_0", 0, 500, R"("External id":100)");
   for (int k = 0; k < kernels; ++k) {
     const std::string id = std::to_string(k + 1);
-    const std::string ts = std::to_string(10 + 20 * k);
-    const std::string gpu_ts = std::to_string(1000 + 20 * k);
-    events += R"({"ph":"X","cat":"cpu_op","name":"aten::op)" + id + R"(","pid":1,"tid":1,"ts":)" +
-              ts + R"(,"dur":10,"args":{"External id":)" + id + "}}," +
-              R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
-              ts + R"(,"dur":5,"args":{"correlation":)" + id + "}}," +
-              R"({"ph":"X","cat":"kernel","name":"ew_kernel_)" + id + R"(","pid":0,"tid":7,"ts":)" +
-              gpu_ts + R"(,"dur":10,"args":{"correlation":)" + id + R"(,"stream":7,"device":0}},)" +
-              R"({"ph":"s","id":)" + id + R"(,"pid":1,"tid":1,"ts":)" + ts +
-              R"(,"cat":"ac2g","name":"ac2g"},)" + R"({"ph":"f","id":)" + id +
-              R"(,"pid":0,"tid":7,"ts":)" + gpu_ts + R"(,"cat":"ac2g","name":"ac2g","bp":"e"},)";
+    events += it::op_with_kernel("aten::op" + id, "ew_kernel_" + id, k + 1, 10 + 20 * k, 10);
   }
-  events.pop_back();
-  return loupe::test::trace::wrap_events(events);
+  return it::trace_document(events);
 }
 
 }  // namespace

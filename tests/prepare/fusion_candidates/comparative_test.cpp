@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "inline_trace.hpp"
 #include "loupe/core/csv_table.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
@@ -20,20 +21,7 @@ namespace lt = loupe::core::trace;
 
 namespace {
 
-// One cpu_op `name` at `ts` launching kernel `kernel` (correlation `id`) of `dur` µs.
-std::string launch(const std::string& name, const std::string& kernel, int id, int ts, int dur) {
-  const std::string sid = std::to_string(id);
-  const std::string gpu_ts = std::to_string(ts + 1000);
-  return R"({"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" +
-         std::to_string(ts) + R"(,"dur":8,"args":{"External id":)" + sid + "}}," +
-         R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
-         std::to_string(ts + 1) + R"(,"dur":2,"args":{"correlation":)" + sid + "}}," +
-         R"({"ph":"X","cat":"kernel","name":")" + kernel + R"(","pid":0,"tid":7,"ts":)" + gpu_ts +
-         R"(,"dur":)" + std::to_string(dur) + R"(,"args":{"correlation":)" + sid +
-         R"(,"stream":7,"device":0}},)" + R"({"ph":"s","id":)" + sid + R"(,"pid":1,"tid":1,"ts":)" +
-         std::to_string(ts + 1) + R"(,"cat":"ac2g","name":"ac2g"},{"ph":"f","id":)" + sid +
-         R"(,"pid":0,"tid":7,"ts":)" + gpu_ts + R"(,"cat":"ac2g","name":"ac2g","bp":"e"},)";
-}
+using loupe::test::inline_trace::op_with_kernel;
 
 // Trace 1: two RMSNorm modules of four kernels each, and a two-kernel add module.
 std::string trace1() {
@@ -44,17 +32,16 @@ std::string trace1() {
     events += R"({"ph":"X","cat":"python_function","name":"nn.Module: RMSNorm_)" +
               std::to_string(instance) + R"(","pid":1,"tid":1,"ts":)" + std::to_string(ts) +
               R"(,"dur":90,"args":{}},)";
-    events += launch("aten::pow", "pow_kernel", id++, ts + 1, 10);
-    events += launch("aten::mean", "mean_kernel", id++, ts + 11, 5);
-    events += launch("aten::rsqrt", "rsqrt_kernel", id++, ts + 21, 2);
-    events += launch("aten::mul", "mul_kernel", id++, ts + 31, 10 - instance);
+    events += op_with_kernel("aten::pow", "pow_kernel", id++, ts + 1, 10);
+    events += op_with_kernel("aten::mean", "mean_kernel", id++, ts + 11, 5);
+    events += op_with_kernel("aten::rsqrt", "rsqrt_kernel", id++, ts + 21, 2);
+    events += op_with_kernel("aten::mul", "mul_kernel", id++, ts + 31, 10 - instance);
   }
   events += R"({"ph":"X","cat":"python_function","name":"nn.Module: Add_0","pid":1,"tid":1,)"
             R"("ts":300,"dur":40,"args":{}},)";
-  events += launch("aten::add", "ew_a", id++, 301, 3);
-  events += launch("aten::add", "ew_b", id++, 311, 3);
-  events.pop_back();  // the last comma
-  return R"({"traceEvents":[)" + events + "]}";
+  events += op_with_kernel("aten::add", "ew_a", id++, 301, 3);
+  events += op_with_kernel("aten::add", "ew_b", id++, 311, 3);
+  return loupe::test::inline_trace::trace_document(events);
 }
 
 lt::Uid kernel_uid(const lt::TraceModel& model, std::string_view name, int nth) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "alignment.hpp"
+#include "inline_trace.hpp"
 #include "loupe/core/prepare/trace_diff.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 
@@ -66,28 +67,18 @@ std::vector<std::string> random_names(std::mt19937& rng, std::size_t count, int 
   return names;
 }
 
-std::string num(long long v) { return std::to_string(v) + ".0"; }
-
 std::string cpu_op(const std::string& name, long long ts, long long dur) {
-  return R"({"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" + num(ts) +
-         R"(,"dur":)" + num(dur) + R"(,"args":{}},)";
+  return loupe::test::inline_trace::cpu_op(name, static_cast<double>(ts), static_cast<double>(dur));
 }
 
 // cudaLaunchKernel at `ts` linked by flow `id` to `kernel` at [kernel_ts, kernel_ts + 3).
 std::string launch(const std::string& kernel, long long id, long long ts, long long kernel_ts) {
-  const std::string sid = std::to_string(id);
-  return R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
-         num(ts) + R"(,"dur":2.0,"args":{"correlation":)" + sid + "}}," + R"({"ph":"s","id":)" +
-         sid + R"(,"pid":1,"tid":1,"ts":)" + num(ts) + R"(,"cat":"ac2g","name":"ac2g"},)" +
-         R"({"ph":"f","id":)" + sid + R"(,"pid":0,"tid":7,"ts":)" + num(kernel_ts) +
-         R"(,"cat":"ac2g","name":"ac2g","bp":"e"},)" + R"({"ph":"X","cat":"kernel","name":")" +
-         kernel + R"(","pid":0,"tid":7,"ts":)" + num(kernel_ts) +
-         R"(,"dur":3.0,"args":{"correlation":)" + sid + R"(,"stream":7}},)";
+  return loupe::test::inline_trace::launch(kernel, static_cast<int>(id), static_cast<double>(ts),
+                                           static_cast<double>(kernel_ts), 3);
 }
 
 std::string document(std::string events) {
-  events.pop_back();  // the last comma
-  return R"({"traceEvents":[)" + events + "]}";
+  return loupe::test::inline_trace::trace_document(std::move(events));
 }
 
 // One "step" op holding `count` ops named `name`, each launching one kernel.

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "inline_trace.hpp"
 #include "loupe/core/prepare/trace_diff.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 
@@ -14,36 +15,11 @@ namespace lt = loupe::core::trace;
 
 namespace {
 
-std::string num(double v) {
-  std::string s = std::to_string(v);
-  s.erase(s.find_last_not_of('0') + 1);
-  if (s.back() == '.') s.push_back('0');
-  return s;
-}
-
-// A cpu_op spanning [ts, ts + dur).
-std::string cpu_op(const std::string& name, double ts, double dur, const std::string& args = "") {
-  return R"({"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" + num(ts) +
-         R"(,"dur":)" + num(dur) + R"(,"args":{)" + args + "}},";
-}
-
-// cudaLaunchKernel at `ts` (inside its op) linked by flow `id` to `kernel` running at
-// [kernel_ts, kernel_ts + kernel_dur): 5 events (launch, s, f, kernel -> UIDs +0..+3).
-std::string launch(const std::string& kernel, int id, double ts, double kernel_ts,
-                   double kernel_dur) {
-  const std::string sid = std::to_string(id);
-  return R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
-         num(ts) + R"(,"dur":2.0,"args":{"correlation":)" + sid + "}}," + R"({"ph":"s","id":)" +
-         sid + R"(,"pid":1,"tid":1,"ts":)" + num(ts) + R"(,"cat":"ac2g","name":"ac2g"},)" +
-         R"({"ph":"f","id":)" + sid + R"(,"pid":0,"tid":7,"ts":)" + num(kernel_ts) +
-         R"(,"cat":"ac2g","name":"ac2g","bp":"e"},)" + R"({"ph":"X","cat":"kernel","name":")" +
-         kernel + R"(","pid":0,"tid":7,"ts":)" + num(kernel_ts) + R"(,"dur":)" + num(kernel_dur) +
-         R"(,"args":{"correlation":)" + sid + R"(,"stream":7}},)";
-}
+using loupe::test::inline_trace::cpu_op;
+using loupe::test::inline_trace::launch;
 
 std::string document(std::string events) {
-  events.pop_back();  // the last comma
-  return R"({"traceEvents":[)" + events + "]}";
+  return loupe::test::inline_trace::trace_document(std::move(events));
 }
 
 // UIDs: 0 step, 1 aten::linear, 2 launch, 5 gemm_a, 6 aten::relu, 7 launch, 10 relu_k.

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "inline_trace.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
 #include "loupe/core/prepare/unified_perf_events.hpp"
 #include "loupe/core/prepare/unified_perf_summary.hpp"
@@ -16,19 +17,9 @@ namespace lt = loupe::core::trace;
 
 namespace {
 
-// cpu_op `name` (with `args`) launching one kernel, correlation `id`.
+// cpu_op `name` (with `args`) launching one kernel `<name>_kernel` of 20 µs.
 std::string launch(const std::string& name, const std::string& args, int id, int ts) {
-  const std::string sid = std::to_string(id);
-  const std::string gpu_ts = std::to_string(ts + 1000);
-  return R"({"ph":"X","cat":"cpu_op","name":")" + name + R"(","pid":1,"tid":1,"ts":)" +
-         std::to_string(ts) + R"(,"dur":10,"args":{"External id":)" + sid + args + "}}," +
-         R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
-         std::to_string(ts + 1) + R"(,"dur":2,"args":{"correlation":)" + sid + "}}," +
-         R"({"ph":"X","cat":"kernel","name":")" + name + R"(_kernel","pid":0,"tid":7,"ts":)" +
-         gpu_ts + R"(,"dur":20,"args":{"correlation":)" + sid + R"(,"stream":7,"device":0}},)" +
-         R"({"ph":"s","id":)" + sid + R"(,"pid":1,"tid":1,"ts":)" + std::to_string(ts + 1) +
-         R"(,"cat":"ac2g","name":"ac2g"},{"ph":"f","id":)" + sid + R"(,"pid":0,"tid":7,"ts":)" +
-         gpu_ts + R"(,"cat":"ac2g","name":"ac2g","bp":"e"})";
+  return loupe::test::inline_trace::op_with_kernel(name, name + "_kernel", id, ts, 20, args);
 }
 
 }  // namespace
@@ -37,11 +28,11 @@ TEST_CASE("an inductor op is modeled only when its trace args describe the kerne
           "[prepare][unified]") {
   // Launch sizes come from the integer Concrete Inputs (here xnumel 888).
   const std::string described =
-      R"(,"Input Dims":[[888],[888],[]],"Input type":["c10::BFloat16","c10::BFloat16","Scalar"],)"
+      R"("Input Dims":[[888],[888],[]],"Input type":["c10::BFloat16","c10::BFloat16","Scalar"],)"
       R"("Concrete Inputs":["","","888"])";
-  const std::string text = R"({"traceEvents":[)" +
-                           launch("triton_poi_fused_add_0", described, 1, 0) + "," +
-                           launch("triton_poi_fused_mul_1", "", 2, 100) + "]}";
+  const std::string text =
+      loupe::test::inline_trace::trace_document(launch("triton_poi_fused_add_0", described, 1, 0) +
+                                                launch("triton_poi_fused_mul_1", "", 2, 100));
   auto loaded = lt::load_trace_bytes(text);
   REQUIRE_FALSE(loaded.error.has_value());
   lt::TreeOptions options;
