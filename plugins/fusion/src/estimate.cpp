@@ -26,7 +26,9 @@ double round3(double v) { return py::round_half_even(v, 3); }
 }  // namespace
 
 std::vector<EnrichedKernel> enrich(const Candidate& c, const PerfLookup& lookup) {
-  const ShapeKey shape = shape_key_from_json(c.input_dims);
+  // shape_aware_lookup keys only a truthy input_dims; a falsy one has the none key, which is
+  // what first_shape_key gives for it.
+  const ShapeKey shape = compute::first_shape_key(c.input_dims);
   std::vector<EnrichedKernel> out;
   out.reserve(c.kernels.size());
   for (const auto& k : c.kernels) {

@@ -33,7 +33,7 @@ std::vector<std::string> kernel_names_in_summary(std::string_view summary) {
 void PerfLookup::add_row(const PerfRow& row) {
   if (!row.kernel_details_summary) return;
   const ShapeKey shape =
-      row.input_dims ? shape_key_from_literal(*row.input_dims) : ShapeKey(std::nullopt);
+      row.input_dims ? compute::first_shape_key(*row.input_dims) : ShapeKey(std::nullopt);
   for (const auto& name : kernel_names_in_summary(*row.kernel_details_summary)) {
     add(name, shape, row.entry);
   }

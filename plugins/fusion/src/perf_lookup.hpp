@@ -9,9 +9,12 @@
 #include <utility>
 #include <vector>
 
-#include "shape_key.hpp"
+#include "loupe/compute/shape_key.hpp"
 
 namespace loupe::fusion {
+
+// A §1.6 shape key (loupe::compute::first_shape_key); std::nullopt is TraceLens's None key.
+using ShapeKey = std::optional<std::string>;
 
 struct PerfEntry {
   std::optional<double> data_moved_mb;      // "Data Moved (MB)"; None when missing or NaN

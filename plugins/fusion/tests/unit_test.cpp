@@ -15,7 +15,6 @@
 #include "perf_lookup.hpp"
 #include "roofline.hpp"
 #include "selection.hpp"
-#include "shape_key.hpp"
 
 using namespace loupe::fusion;
 using loupe::Json;
@@ -373,7 +372,7 @@ TEST_CASE("fusion T11: perf lookup and shape keys", "[fusion]") {
   const PerfLookup l = ups_lookup();
   CHECK(l.kernel_count() == 10);
   auto dm = [&](const char* name, const Json& dims) {
-    const PerfEntry* e = l.find(name, shape_key_from_json(dims));
+    const PerfEntry* e = l.find(name, loupe::compute::first_shape_key(dims));
     return e && e->data_moved_mb ? *e->data_moved_mb : -1.0;
   };
   Json small = Json::array();
@@ -398,18 +397,11 @@ TEST_CASE("fusion T11: perf lookup and shape keys", "[fusion]") {
   Json nested = Json::array();
   nested.push_back(small);
   nested.push_back(Json::array());
-  const PerfEntry* cat = l.find("cat_kernel", shape_key_from_json(nested));
+  const PerfEntry* cat = l.find("cat_kernel", loupe::compute::first_shape_key(nested));
   REQUIRE(cat != nullptr);
   CHECK_FALSE(cat->data_moved_mb);
 
-  CHECK(shape_key_from_literal("(((4, 4), (4, 4)), ())") ==
-        std::optional<std::string>("((4,4),(4,4))"));
-  CHECK(shape_key_from_literal("((), (3,))") == std::optional<std::string>("()"));
-  CHECK(shape_key_from_literal("[[2,3]]") == std::optional<std::string>("(2,3)"));
-  CHECK(shape_key_from_literal("") == std::nullopt);
-  CHECK(shape_key_from_literal("garbage") == std::nullopt);
-  CHECK(shape_key_from_literal("[]") == std::nullopt);
-  CHECK(shape_key_from_literal("[5, 6]") == std::nullopt);
+  // The shape-key vectors themselves are in sdk/compute/tests/shape_key_test.cpp.
   CHECK(kernel_names_in_summary("[{'name': 'a<1>', 'x': 1}, {'name':\n'b'}, {'name': ''}]") ==
         std::vector<std::string>{"a<1>", "b"});
 }

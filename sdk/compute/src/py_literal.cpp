@@ -1,6 +1,7 @@
 #include "loupe/compute/py_literal.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 
 #include "loupe/python_format.hpp"
@@ -14,6 +15,7 @@ bool PyValue::truthy() const {
   if (is_float()) return as_float() != 0.0;
   if (is_string()) return !as_string().empty();
   if (is_sequence()) return !items().empty();
+  if (is_set()) return !as_set().items.empty();
   return !as_dict().empty();
 }
 
@@ -76,6 +78,16 @@ std::string PyValue::repr() const {
     if (list.is_tuple && list.items.size() == 1) out += ",";
     out += list.is_tuple ? ")" : "]";
     return out;
+  }
+  if (is_set()) {
+    const auto& items = as_set().items;
+    if (items.empty()) return "set()";
+    std::string out = "{";
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += items[i].repr();
+    }
+    return out + "}";
   }
   std::string out = "{";
   bool first = true;
@@ -157,20 +169,39 @@ class Parser {
     return PyValue(std::move(list));
   }
 
-  std::optional<PyValue> parse_dict() {
+  // "{k: v, ...}" is a dict, "{a, b}" a set; "{}" is an empty dict.
+  std::optional<PyValue> parse_dict_or_set() {
+    if (consume('}')) return PyValue(PyValue::Dict{});
+    auto first = parse_value();
+    if (!first) return std::nullopt;
+    if (!peek(':')) return parse_set_rest(std::move(*first));
     PyValue::Dict dict;
+    std::optional<PyValue> key = std::move(first);
     while (true) {
-      if (consume('}')) break;
-      auto key = parse_value();
       if (!key || !consume(':')) return std::nullopt;
       auto value = parse_value();
       if (!value) return std::nullopt;
       dict.emplace_back(std::move(*key), std::move(*value));
-      if (consume(',')) continue;
-      if (!consume('}')) return std::nullopt;
-      break;
+      if (!consume(',')) {
+        if (!consume('}')) return std::nullopt;
+        break;
+      }
+      if (consume('}')) break;
+      key = parse_value();
     }
     return PyValue(std::move(dict));
+  }
+
+  std::optional<PyValue> parse_set_rest(PyValue first) {
+    PyValue::Set set{{std::move(first)}};
+    while (consume(',')) {
+      if (consume('}')) return PyValue(std::move(set));
+      auto item = parse_value();
+      if (!item) return std::nullopt;
+      set.items.push_back(std::move(*item));
+    }
+    if (!consume('}')) return std::nullopt;
+    return PyValue(std::move(set));
   }
 
   static void append_utf8(std::string& out, unsigned long cp) {
@@ -276,8 +307,12 @@ class Parser {
       if (c != '_') digits += c;
     }
     char* end = nullptr;
+    errno = 0;
     const long long parsed = std::strtoll(digits.c_str(), &end, 10);
     if (end != digits.c_str() + digits.size()) return std::nullopt;
+    // Python keeps the exact value; an int outside int64 is not representable here, so the
+    // literal is refused rather than read as a wrong number.
+    if (errno == ERANGE) return std::nullopt;
     return PyValue(static_cast<std::int64_t>(parsed));
   }
 
@@ -290,7 +325,7 @@ class Parser {
       ++depth_;
       auto out = c == '('   ? parse_sequence(')', true)
                  : c == '[' ? parse_sequence(']', false)
-                            : parse_dict();
+                            : parse_dict_or_set();
       --depth_;
       return out;
     }

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
+
 #include <cmath>
+#include <cstdint>
 
 #include "loupe/compute/numeric.hpp"
 #include "loupe/compute/py_literal.hpp"
@@ -34,6 +36,32 @@ TEST_CASE("compute: Python literals of TraceLens CSV cells parse like ast.litera
   CHECK_FALSE(parse_py_literal("((1, 2)"));
   CHECK_FALSE(parse_py_literal(""));
   CHECK_FALSE(parse_py_literal("Truex"));
+  // int64 holds TraceLens's shapes; a wider int is refused, not read as a wrong number.
+  CHECK(parse_py_literal("9223372036854775807")->as_int() == INT64_MAX);
+  CHECK_FALSE(parse_py_literal("{'M': 9223372036854775808}"));
+}
+
+TEST_CASE("compute: set displays parse like ast.literal_eval, and '{}' stays a dict") {
+  const auto set = parse_py_literal("{3, 'a', (1, 2),}");
+  REQUIRE(set);
+  REQUIRE(set->is_set());
+  CHECK_FALSE(set->is_sequence());
+  CHECK_FALSE(set->is_dict());
+  REQUIRE(set->as_set().items.size() == 3);
+  CHECK(set->as_set().items[0].as_int() == 3);
+  CHECK(set->as_set().items[2].as_list().is_tuple);
+  CHECK(set->truthy());
+  CHECK(set->get("a") == nullptr);
+  CHECK(set->repr() == "{3, 'a', (1, 2)}");
+  CHECK(parse_py_literal("{1}")->is_set());
+  CHECK(parse_py_literal("{}")->is_dict());
+  CHECK(parse_py_literal("{'a': 1,}")->get("a")->as_int() == 1);
+  CHECK(loupe::compute::PyValue(loupe::compute::PyValue::Set{}).repr() == "set()");
+  CHECK_FALSE(loupe::compute::PyValue(loupe::compute::PyValue::Set{}).truthy());
+  CHECK_FALSE(parse_py_literal("{1: 2, 3}"));
+  CHECK_FALSE(parse_py_literal("{1, 2: 3}"));
+  CHECK_FALSE(parse_py_literal("{1, 2"));
+  CHECK_FALSE(parse_py_literal("{,}"));
 }
 
 TEST_CASE("compute: numpy pairwise sum differs from a left-to-right sum like pandas does") {

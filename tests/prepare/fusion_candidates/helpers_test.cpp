@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "candidate.hpp"
-#include "input_dims.hpp"
 #include "loupe/core/csv_table.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
 #include "pandas_float.hpp"
@@ -126,15 +125,8 @@ TEST_CASE("attention narrowing and kernel-set dedup (T19, T21)", "[prepare][fusi
   CHECK(kept[0].module_name == "nn.Module: Other_0");
 }
 
-TEST_CASE("shape keys and pandas float parsing", "[prepare][fusion]") {
-  CHECK(fc::first_shape_key(std::string_view("(((4, 4), (4, 4)), ())")) == "((4,4),(4,4))");
-  CHECK(fc::first_shape_key(std::string_view("((), (3,))")) == "()");
-  CHECK(fc::first_shape_key(std::string_view("[[2,3]]")) == "(2,3)");
-  CHECK(fc::first_shape_key(fc::parse_json_text("[[2,3],[4]]")) == "(2,3)");
-  CHECK_FALSE(fc::first_shape_key(std::string_view("")).has_value());
-  CHECK_FALSE(fc::first_shape_key(std::string_view("garbage")).has_value());
-  CHECK_FALSE(fc::first_shape_key(std::string_view("[]")).has_value());
-  CHECK_FALSE(fc::first_shape_key(std::string_view("[5, 6]")).has_value());
+// The §1.6 shape-key vectors (T11) live with the shared code in sdk/compute/tests.
+TEST_CASE("pandas float parsing", "[prepare][fusion]") {
   // Q24: pandas reads 0.06824493408203125 as 0.0682449340820312.
   CHECK(loupe::core::prepare::pandas_parse_float("0.06824493408203125") == 0.0682449340820312);
   CHECK(loupe::core::prepare::pandas_parse_float("71.0078125") == 71.0078125);

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "candidate.hpp"
-#include "input_dims.hpp"
+#include "json_text.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
 
 namespace loupe::core::prepare {

@@ -4,11 +4,15 @@
 #include <cctype>
 #include <string>
 
-#include "input_dims.hpp"
+#include "loupe/compute/py_literal.hpp"
+#include "loupe/compute/shape_key.hpp"
 #include "pandas_float.hpp"
 
 namespace loupe::core::prepare::fusion {
 namespace {
+
+using loupe::compute::first_shape_key;
+using loupe::compute::PyValue;
 
 std::optional<std::size_t> column(const CsvTable& table, std::string_view name) {
   for (std::size_t c = 0; c < table.column_count(); ++c) {
@@ -34,59 +38,42 @@ std::optional<double> cell_number(const CsvTable& table, std::size_t row,
   return pandas_parse_float(cell.text);
 }
 
-// Python-int-like view of a perf param (ints, bools; floats kept as double).
-std::optional<double> numeric(const PyValue* v) {
-  if (v == nullptr) return std::nullopt;
-  switch (v->kind) {
-    case PyValue::Kind::kInt:
-      return static_cast<double>(v->i);
-    case PyValue::Kind::kBool:
-      return v->b ? 1.0 : 0.0;
-    case PyValue::Kind::kFloat:
-      return v->f;
-    default:
-      return std::nullopt;
-  }
-}
-
 }  // namespace
 
 DataSplit compute_data_in_out(std::string_view op_category, std::string_view perf_params,
                               std::optional<double> dm) {
   DataSplit half;
   if (dm && *dm != 0.0) half = {*dm / 2, *dm / 2};
-  PyValue params;
-  params.kind = PyValue::Kind::kDict;
+  PyValue params{PyValue::Dict{}};
   if (!perf_params.empty()) {
-    auto parsed = parse_python_literal(perf_params);
+    auto parsed = loupe::compute::parse_py_literal(perf_params);
     if (!parsed) return half;
     params = std::move(*parsed);
   }
   if (!dm) return half;
   if (op_category == "GEMM") {
-    if (params.kind != PyValue::Kind::kDict) {
+    if (!params.is_dict()) {
       throw ExtractionError("perf_params of a GEMM row is not a dict");
     }
     const PyValue* m = params.get("M");
     const PyValue* n = params.get("N");
     const PyValue* k = params.get("K");
     if (m && n && k && m->truthy() && n->truthy() && k->truthy()) {
-      if (m->kind == PyValue::Kind::kInt && n->kind == PyValue::Kind::kInt &&
-          k->kind == PyValue::Kind::kInt) {
-        const std::int64_t mi = m->i, ni = n->i, ki = k->i;
+      if (m->is_int() && n->is_int() && k->is_int()) {
+        const std::int64_t mi = m->as_int(), ni = n->as_int(), ki = k->as_int();
         const auto tot = static_cast<double>(mi * ki + ki * ni + mi * ni);
         return {*dm * static_cast<double>(mi * ki + ki * ni) / tot,
                 *dm * static_cast<double>(mi) * static_cast<double>(ni) / tot};
       }
-      const double md = *numeric(m), nd = *numeric(n), kd = *numeric(k);
+      // Python-int-like view (ints, bools; floats kept as double).
+      const double md = *m->number(), nd = *n->number(), kd = *k->number();
       const double tot = md * kd + kd * nd + md * nd;
       return {*dm * (md * kd + kd * nd) / tot, *dm * md * nd / tot};
     }
     return half;
   }
   if (op_category == "reduce") return {*dm, 0.0};
-  if (op_category == "elementwise" && params.kind == PyValue::Kind::kDict &&
-      params.get("shape_in1") != nullptr) {
+  if (op_category == "elementwise" && params.is_dict() && params.get("shape_in1") != nullptr) {
     return {*dm * 2 / 3, *dm / 3};
   }
   return half;
@@ -159,11 +146,8 @@ const PerfLookup::Shapes* PerfLookup::shapes_for(std::string_view kname) const {
 const PerfEntry* PerfLookup::lookup(std::string_view kname, const Json& input_dims) const {
   const Shapes* shapes = shapes_for(kname);
   if (shapes == nullptr || shapes->empty()) return nullptr;
-  const bool truthy =
-      (input_dims.is_array() || input_dims.is_object() || input_dims.is_string())
-          ? input_dims.size() > 0 || (input_dims.is_string() && !input_dims.as_string().empty())
-          : !input_dims.is_null();
-  const std::optional<std::string> key = truthy ? first_shape_key(input_dims) : std::nullopt;
+  // A falsy input_dims has the none key (§1.6 step 3); first_shape_key gives none for it.
+  const std::optional<std::string> key = first_shape_key(input_dims);
   for (const auto& [k, e] : *shapes) {
     if (k == key) return &e;
   }
