@@ -85,7 +85,7 @@ PyValue from_json(const Json& j) {
     for (const auto& [k, v] : j.as_object()) dict.emplace_back(PyValue(k), from_json(v));
     return PyValue(std::move(dict));
   }
-  return PyValue();
+  return {};
 }
 
 }  // namespace

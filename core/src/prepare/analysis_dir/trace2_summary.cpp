@@ -65,6 +65,7 @@ Json trace2_ops_summary_by_category(const CsvTable& trace2_unified) {
   }
   const std::vector<std::size_t> order = pandas::sort_values_order(times_ms, false);
   std::vector<double> sorted_percent;
+  sorted_percent.reserve(order.size());
   for (const std::size_t i : order) sorted_percent.push_back(percent[i]);
   const std::vector<double> cumulative = pandas::series_cumsum(sorted_percent);
 

@@ -134,7 +134,7 @@ FamilyOutput triton_model(ModelClass /*model*/, std::string_view name, const OpA
   // the first pointer's size (a reduction's output is assumed among the args).
   PyInt arg_bytes = 0;
   for (const auto& p : meta->pointers) arg_bytes += prod(p.shape) * p.bpe;
-  double bytes = static_cast<double>(arg_bytes);
+  auto bytes = static_cast<double>(arg_bytes);
   const bool reduction = name.starts_with("triton_red_") || name.starts_with("triton_per_");
   if (!reduction && !meta->pointers.empty()) {
     bytes += static_cast<double>(meta->pointers.front().bpe * meta->xnumel);

@@ -86,7 +86,7 @@ EditOps disambiguate(const EditOps& ops, const std::vector<trace::Uid>& children
                      const std::vector<trace::Uid>& children2, const DiffSide& side1,
                      const DiffSide& side2, AlignContext& context) {
   constexpr int kMaxDepth = 4;
-  constexpr std::size_t kUnmatched = static_cast<std::size_t>(-1);
+  constexpr auto kUnmatched = static_cast<std::size_t>(-1);
   std::set<std::pair<std::size_t, std::size_t>> original_matches;
   std::vector<std::size_t> original_match_of(children1.size(), kUnmatched);  // i -> j
   std::map<Name, std::vector<std::size_t>> by_name1, by_name2;

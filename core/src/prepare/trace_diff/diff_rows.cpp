@@ -1,6 +1,7 @@
 #include "diff_rows.hpp"
 
 #include <algorithm>
+#include <ranges>
 #include <unordered_map>
 #include <utility>
 
@@ -185,9 +186,7 @@ class RowCollector {
       }
       visit_combined(id, node);
       if (!side1_.gpu_path(node.uid1) && !side2_.gpu_path(node.uid2)) continue;
-      for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
-        todo.emplace_back(*it, id);
-      }
+      for (const auto child : std::views::reverse(node.children)) todo.emplace_back(child, id);
     }
   }
 
