@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <utility>
@@ -53,6 +54,9 @@ struct ModuleWalk {
 };
 
 // --- helpers (names.cpp) ---
+std::string lower_ascii(std::string_view text);
+// The result TraceLens gives when extraction raises: the file is "[]" (§2.8).
+FusionCandidatesResult extraction_failed(const std::exception& error);
 bool kernel_eligible(std::string_view kernel_name);
 bool kernel_already_fused(std::string_view kernel_name);  // attention/fmha/silu_and_mul ...
 std::vector<std::string> parent_chain(const trace::TraceModel& model, const trace::EventTree& tree,

@@ -9,13 +9,6 @@
 namespace loupe::core::prepare::fusion {
 namespace {
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
-  return out;
-}
-
 std::string upper(std::string_view text) {
   std::string out(text);
   std::transform(out.begin(), out.end(), out.begin(),
@@ -32,7 +25,7 @@ bool is_gemm_norm_only(const Candidate& c) {
   std::size_t other = 0;
   bool all_norm = true;
   for (const auto& k : c.kernels) {
-    const std::string low = lower(k.name);
+    const std::string low = lower_ascii(k.name);
     const std::string type = upper(k.type);
     if (type == "GEMM" || type == "GEMM (GENERIC)" || low.find("conv") != std::string::npos) {
       ++gemm;

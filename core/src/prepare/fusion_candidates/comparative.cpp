@@ -51,18 +51,11 @@ bool integer_text(const std::string& text) {
   return ec == std::errc() && ptr == end;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
-  return out;
-}
-
 template <std::size_t N>
 bool all_match(const std::vector<const DiffKernel*>& kernels,
                const std::array<std::string_view, N>& needles) {
   return std::all_of(kernels.begin(), kernels.end(), [&](const DiffKernel* k) {
-    const std::string low = lower(k->name);
+    const std::string low = fusion::lower_ascii(k->name);
     return std::any_of(needles.begin(), needles.end(),
                        [&](std::string_view n) { return low.find(n) != std::string::npos; });
   });
@@ -301,10 +294,7 @@ FusionCandidatesResult fusion_candidates_comparative(const trace::TraceModel& mo
     result.candidate_count = kept.size();
     result.json = dump_python_json(array);
   } catch (const std::exception& ex) {
-    result = FusionCandidatesResult{};
-    result.failed = true;
-    result.error = ex.what();
-    result.json = "[]";
+    result = fusion::extraction_failed(ex);
   }
   return result;
 }

@@ -29,10 +29,7 @@ FusionCandidatesResult fusion_candidates_standalone(const trace::TraceModel& mod
     result.candidate_count = candidates.size();
     result.json = dump_python_json(array);
   } catch (const std::exception& ex) {
-    result = FusionCandidatesResult{};
-    result.failed = true;
-    result.error = ex.what();
-    result.json = "[]";
+    result = fusion::extraction_failed(ex);
   }
   return result;
 }

@@ -19,13 +19,6 @@ constexpr std::array<std::string_view, 8> kAlreadyFused = {
     "attn_fwd",        "attn_bwd",   "fmha",      "unified_attention",
     "paged_attention", "flash_attn", "flash_fwd", "silu_and_mul"};
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
-  return out;
-}
-
 template <std::size_t N>
 bool contains_any(const std::string& text, const std::array<std::string_view, N>& needles) {
   return std::any_of(needles.begin(), needles.end(),
@@ -46,13 +39,28 @@ std::string strip_module_name(std::string_view name) {
 
 namespace fusion {
 
+std::string lower_ascii(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
+  return out;
+}
+
+FusionCandidatesResult extraction_failed(const std::exception& error) {
+  FusionCandidatesResult result;
+  result.failed = true;
+  result.error = error.what();
+  result.json = "[]";
+  return result;
+}
+
 bool kernel_eligible(std::string_view kernel_name) {
-  const std::string low = lower(kernel_name);
+  const std::string low = lower_ascii(kernel_name);
   return !contains_any(low, kExcluded) && !contains_any(low, kAlreadyFused);
 }
 
 bool kernel_already_fused(std::string_view kernel_name) {
-  return contains_any(lower(kernel_name), kAlreadyFused);
+  return contains_any(lower_ascii(kernel_name), kAlreadyFused);
 }
 
 std::vector<std::string> parent_chain(const trace::TraceModel& model, const trace::EventTree& tree,
