@@ -22,17 +22,9 @@ namespace {
 
 constexpr std::string_view kOutputDir = "/nonexistent/loupe-comparative-out";
 
-struct LoadedTrace {
-  lt::LoadResult loaded;
-  lt::EventTree tree;
-};
+using LoadedTrace = loupe::test::TraceWithTree;
 
-LoadedTrace load(const fs::path& path) {
-  auto loaded = lt::load_trace(path);
-  REQUIRE_FALSE(loaded.error.has_value());
-  auto tree = lt::EventTree::build(loaded.model, lp::prepare_tree_options());
-  return {std::move(loaded), std::move(tree)};
-}
+LoadedTrace load(const fs::path& path) { return loupe::test::load_with_report_tree(path); }
 
 }  // namespace
 

@@ -1,5 +1,7 @@
 #include "prepare_test_support.hpp"
 
+#include <catch2/catch.hpp>
+
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -48,6 +50,27 @@ std::string first_csv_difference(const std::string& ours, const std::string& the
   if (a.column_count() != common.size()) return "extra columns; missing:" + missing;
   return missing.empty() ? "bytes differ (column order, quoting or line ends)"
                          : "missing columns:" + missing;
+}
+
+namespace {
+
+TraceWithTree with_report_tree(core::trace::LoadResult loaded) {
+  REQUIRE_FALSE(loaded.error.has_value());
+  core::trace::TreeOptions options;
+  options.add_python_func = true;
+  options.time_mode = core::trace::TimeMode::kTraceLensCompat;
+  auto tree = core::trace::EventTree::build(loaded.model, options);
+  return {std::move(loaded), std::move(tree)};
+}
+
+}  // namespace
+
+TraceWithTree load_with_report_tree(const std::filesystem::path& path) {
+  return with_report_tree(core::trace::load_trace(path));
+}
+
+TraceWithTree load_with_report_tree_from_text(std::string json) {
+  return with_report_tree(core::trace::load_trace_bytes(std::move(json)));
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/json_reader.hpp"
 
 namespace loupe::test {
 
@@ -15,6 +17,15 @@ core::prepare::perf::Arch mi300x_arch();
 // Where two CSV texts first differ: the first differing cell (columns matched by name), a
 // row-count or column-set difference, or "bytes differ" when only quoting/order differs.
 std::string first_csv_difference(const std::string& ours, const std::string& theirs);
+
+// A trace loaded (the test fails when it cannot be) with the event tree the perf report builds:
+// python frames included, TraceLens's float times.
+struct TraceWithTree {
+  core::trace::LoadResult loaded;
+  core::trace::EventTree tree;
+};
+TraceWithTree load_with_report_tree(const std::filesystem::path& path);
+TraceWithTree load_with_report_tree_from_text(std::string json);
 
 // `text` with every occurrence of `from` replaced by `to`.
 std::string replace_all(std::string text, const std::string& from, const std::string& to);

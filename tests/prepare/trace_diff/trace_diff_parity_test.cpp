@@ -20,24 +20,9 @@ namespace lt = loupe::core::trace;
 
 namespace {
 
-lt::TreeOptions report_tree_options() {
-  lt::TreeOptions options;
-  options.add_python_func = true;
-  options.time_mode = lt::TimeMode::kTraceLensCompat;
-  return options;
-}
+using LoadedTrace = loupe::test::TraceWithTree;
 
-struct LoadedTrace {
-  lt::LoadResult loaded;
-  lt::EventTree tree;
-};
-
-LoadedTrace load(const fs::path& path) {
-  auto loaded = lt::load_trace(path);
-  REQUIRE_FALSE(loaded.error.has_value());
-  auto tree = lt::EventTree::build(loaded.model, report_tree_options());
-  return {std::move(loaded), std::move(tree)};
-}
+LoadedTrace load(const fs::path& path) { return loupe::test::load_with_report_tree(path); }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include "inline_trace.hpp"
 #include "loupe/core/prepare/trace_diff.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "prepare_test_support.hpp"
 
 namespace lp = loupe::core::prepare;
 namespace lt = loupe::core::trace;
@@ -39,19 +40,10 @@ std::string trace2() {
       launch("gelu_k", 2, 37, 50, 4) + cpu_op("aten::add", 60, 10) + launch("add_k", 3, 62, 70, 3));
 }
 
-struct Side {
-  lt::LoadResult loaded;
-  lt::EventTree tree;
-};
+using Side = loupe::test::TraceWithTree;
 
 Side load(std::string json) {
-  auto loaded = lt::load_trace_bytes(std::move(json));
-  REQUIRE_FALSE(loaded.error.has_value());
-  lt::TreeOptions options;
-  options.add_python_func = true;
-  options.time_mode = lt::TimeMode::kTraceLensCompat;
-  auto tree = lt::EventTree::build(loaded.model, options);
-  return {std::move(loaded), std::move(tree)};
+  return loupe::test::load_with_report_tree_from_text(std::move(json));
 }
 
 }  // namespace
