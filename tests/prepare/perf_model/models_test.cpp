@@ -7,6 +7,7 @@
 
 #include "json_text.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
+#include "prepare_test_support.hpp"
 
 namespace perf = loupe::core::prepare::perf;
 using loupe::core::prepare::parse_json_text;
@@ -29,13 +30,6 @@ std::string param(const perf::ModelResult& r, std::string_view key) {
     if (k == key) return v.str();
   }
   return "<absent>";
-}
-
-perf::Arch mi300x() {
-  perf::Arch arch;
-  arch.mem_bw_gbps = 5300;
-  arch.max_achievable_tflops = {{"matrix_bf16", 708}, {"vector_bf16", 163}, {"vector_fp32", 81}};
-  return arch;
 }
 
 }  // namespace
@@ -177,7 +171,7 @@ TEST_CASE("metrics: roofline on MI300X", "[perf_model]") {
   r.flops = perf::PyNumber::from_int(2000000000);
   r.bytes = perf::PyNumber::from_int(1000);
   r.compute_spec = "matrix_bf16";
-  const auto arch = mi300x();
+  const auto arch = loupe::test::mi300x_arch();
   const auto m = perf::compute_metrics(r, 4.0, &arch);
   REQUIRE(m.roofline_time_us);
   CHECK(*m.roofline_time_us == 2000000000.0 / (708 * 1e12) * 1e6);

@@ -16,6 +16,7 @@
 
 #include "json_text.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
+#include "prepare_test_support.hpp"
 
 namespace perf = loupe::core::prepare::perf;
 using loupe::core::prepare::parse_json_text;
@@ -27,13 +28,6 @@ perf::OpArgs make_args(const char* dims, const char* types) {
   args.input_dims = parse_json_text(dims);
   args.input_types = parse_json_text(types);
   return args;
-}
-
-perf::Arch mi300x() {
-  perf::Arch arch;
-  arch.mem_bw_gbps = 5300;
-  arch.max_achievable_tflops = {{"matrix_bf16", 708}, {"vector_bf16", 163}, {"vector_fp32", 81}};
-  return arch;
 }
 
 }  // namespace
@@ -51,7 +45,7 @@ TEST_CASE("moe_sorting_fwd: utc_test01 trace1's synthetic op", "[perf_model][moe
   // (33554432 + 1442840576) × 2 bytes (dtype lookup is case-insensitive).
   CHECK(r.bytes->to_double() == 2952790016.0);
   CHECK(r.compute_spec == "vector_bf16");
-  const perf::Arch arch = mi300x();
+  const perf::Arch arch = loupe::test::mi300x_arch();
   const auto m = perf::compute_metrics(r, 120.0, &arch);
   CHECK(m.gflops == 1.442840576);
   CHECK(*m.data_moved_mb == 2816.0);
