@@ -1,6 +1,9 @@
 #include <malloc.h>
+#include <unistd.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -10,6 +13,8 @@
 #include "loupe/core/analysis_dir.hpp"
 #include "loupe/core/analysis_runner.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/prepare/arch_selection.hpp"
+#include "loupe/core/run_outputs.hpp"
 #include "trace_to_directory.hpp"
 
 namespace loupe::cli {
@@ -30,6 +35,92 @@ std::vector<std::string> split_categories(const std::vector<std::string>& values
   return out;
 }
 
+bool check_readable_file(const fs::path& path, const char* option) {
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    std::cerr << "loupe analyze: " << option << " " << path.string() << ": no such file\n";
+    return false;
+  }
+  if (!fs::is_regular_file(status)) {
+    std::cerr << "loupe analyze: " << option << " " << path.string() << ": not a regular file\n";
+    return false;
+  }
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) {
+    std::cerr << "loupe analyze: " << option << " " << path.string() << ": cannot be read\n";
+    return false;
+  }
+  return true;
+}
+
+bool looks_like_trace_file(const fs::path& path) {
+  const std::string name = path.filename().string();
+  auto ends_with = [&](std::string_view suffix) {
+    return name.size() >= suffix.size() &&
+           name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  };
+  return ends_with(".json") || ends_with(".json.gz") || ends_with(".gz");
+}
+
+bool check_analysis_dir(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return true;
+  if (fs::is_regular_file(dir, ec) && looks_like_trace_file(dir)) {
+    std::cerr << "loupe analyze: " << dir.string()
+              << " is a file, not an analysis directory; to analyze a raw trace, run\n"
+              << "  loupe analyze --trace " << dir.string() << " -o OUT\n";
+    return false;
+  }
+  std::cerr << "loupe analyze: " << dir.string()
+            << (fs::exists(dir, ec) ? ": not a directory" : ": no such directory")
+            << " (give an analysis directory, or --trace TRACE -o OUT)\n";
+  return false;
+}
+
+// "" when files can be written into `dir` (which may not exist yet); else why not. Creates
+// nothing that stays: a probe file (or, for a missing directory, a probe directory in its
+// nearest existing parent) is made and removed at once.
+std::string check_writable_dir(const fs::path& dir) {
+  std::error_code ec;
+  fs::path existing = fs::absolute(dir, ec);
+  while (!existing.empty() && !fs::exists(existing, ec)) {
+    if (existing == existing.parent_path()) break;
+    existing = existing.parent_path();
+  }
+  if (!fs::is_directory(existing, ec)) {
+    return existing == fs::absolute(dir, ec) ? "not a directory"
+                                             : existing.string() + " is not a directory";
+  }
+  const fs::path probe = existing / (".loupe-write-check-" + std::to_string(::getpid()));
+  if (!fs::create_directory(probe, ec) || ec) {
+    return "permission denied (cannot create files in " + existing.string() + ")";
+  }
+  fs::remove(probe, ec);
+  return {};
+}
+
+// Warns about each rejected or shadowed plugin file; false when --strict makes that fatal.
+bool report_plugin_problems(const core::PluginSet& plugins, bool strict) {
+  bool any = false;
+  for (const auto& f : plugins.found) {
+    if (f.state == core::PluginState::Loaded) continue;
+    any = true;
+    if (strict) {
+      std::cerr << "loupe analyze: plugin " << f.path.string() << " " << core::to_string(f.state)
+                << ": " << f.reason << "\n";
+    } else {
+      spdlog::warn("plugin {} {}: {}", f.path.string(), core::to_string(f.state), f.reason);
+    }
+  }
+  if (any && strict) {
+    std::cerr << "loupe analyze: --strict: stopping before any work (remove or fix the files "
+                 "above)\n";
+    return false;
+  }
+  return true;
+}
+
 void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir) {
   std::cout << "Loupe analysis (" << report.scope << ") -> " << output_dir.string() << "\n";
   for (const auto& plugin : report.plugins) {
@@ -38,6 +129,14 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       if (!c.findings_path.empty()) std::cout << "\t" << c.findings_path;
       if (!c.message.empty()) std::cout << "\n      " << c.message;
       std::cout << "\n";
+    }
+  }
+  if (report.discovery != nullptr) {
+    const auto rejected = report.discovery->count(core::PluginState::Rejected);
+    const auto shadowed = report.discovery->count(core::PluginState::Shadowed);
+    if (rejected + shadowed > 0) {
+      std::cout << "  plugin files not used: " << rejected << " rejected, " << shadowed
+                << " shadowed (reasons in loupe_run.json, `loupe plugins`)\n";
     }
   }
   if (!report.unhandled.empty()) {
@@ -99,7 +198,10 @@ int run_analyze(const std::vector<std::string>& args) {
       "arch", po::value<std::string>(),
       "with --trace: a platform spec JSON (name, mem_bw_gbps, memory_gb, max_achievable_tflops)")(
       "plugin-timeout", po::value<double>()->default_value(300.0),
-      "seconds one plugin category may take");
+      "seconds one plugin category may take (also its CPU-time limit)")(
+      "plugin-memory", po::value<std::uint64_t>()->default_value(4096),
+      "MB of memory one plugin child may allocate beyond what it inherits; 0: no limit")(
+      "strict", "exit 2 before any work when a plugin file is rejected or shadowed");
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("dir", po::value<std::string>(), "analysis directory");
@@ -165,11 +267,73 @@ int run_analyze(const std::vector<std::string>& args) {
   options.only = split_categories(only);
   options.isolate = vm.count("no-isolate") == 0;
   const double timeout_s = vm["plugin-timeout"].as<double>();
-  if (!(timeout_s > 0)) {
-    std::cerr << "loupe analyze: --plugin-timeout must be positive\n";
+  if (!(timeout_s > 0) || timeout_s > 86400.0) {
+    std::cerr << "loupe analyze: --plugin-timeout must be between 0 and 86400 seconds\n";
     return kExitUsage;
   }
   options.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
+  options.memory_mb = vm["plugin-memory"].as<std::uint64_t>();
+  if (options.memory_mb > (std::uint64_t{1} << 24)) {
+    std::cerr << "loupe analyze: --plugin-memory is in MB; " << options.memory_mb
+              << " is more than any machine has\n";
+    return kExitUsage;
+  }
+
+  // Every input and the output directory are checked before any work starts.
+  if (from_trace) {
+    if (!check_readable_file(vm["trace"].as<std::string>(), "--trace")) return kExitUsage;
+    if (vm.count("trace2") > 0 &&
+        !check_readable_file(vm["trace2"].as<std::string>(), "--trace2")) {
+      return kExitUsage;
+    }
+    if (vm.count("arch") > 0 && !check_readable_file(vm["arch"].as<std::string>(), "--arch")) {
+      return kExitUsage;
+    }
+    if (vm.count("platform") > 0 || vm.count("arch") > 0) {
+      try {
+        core::prepare::select_arch(
+            vm.count("arch") > 0 ? std::optional<fs::path>(vm["arch"].as<std::string>())
+                                 : std::nullopt,
+            vm.count("platform") > 0 ? std::optional<std::string>(vm["platform"].as<std::string>())
+                                     : std::nullopt,
+            {});
+      } catch (const std::exception& e) {
+        std::cerr << "loupe analyze: " << e.what() << "\n";
+        return kExitUsage;
+      }
+    }
+  } else if (!check_analysis_dir(dir)) {
+    return kExitUsage;
+  }
+  if (const std::string why = check_writable_dir(options.output_dir); !why.empty()) {
+    std::cerr << "loupe analyze: cannot write into " << options.output_dir.string() << ": " << why
+              << "\n";
+    return kExitUsage;
+  }
+
+  std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
+  core::DiscoveryOptions discovery;
+  discovery.isolate = options.isolate;
+  discovery.timeout = std::min(options.timeout, discovery.timeout);
+  const auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs), discovery);
+  if (!plugins.missing_dirs.empty()) {
+    for (const auto& d : plugins.missing_dirs) {
+      std::cerr << "loupe analyze: plugin directory " << d.string() << " does not exist\n";
+    }
+    return kExitUsage;
+  }
+  if (!report_plugin_problems(plugins, vm.count("strict") > 0)) return kExitUsage;
+  if (plugins.plugins.empty()) {
+    std::cerr << "loupe analyze: no plugins found (see `loupe plugins`)\n";
+    return kExitUsage;
+  }
+  for (const auto& name : options.only) {
+    if (plugins.find_by_category(name) == nullptr) {
+      std::cerr << "loupe analyze: --only " << name
+                << ": no loaded plugin handles this category (see `loupe plugins`)\n";
+      return kExitUsage;
+    }
+  }
 
   core::prepare::TraceViews trace_views;
   if (from_trace) {
@@ -181,12 +345,37 @@ int run_analyze(const std::vector<std::string>& args) {
     if (vm.count("arch") > 0) trace_options.arch_file = fs::path(vm["arch"].as<std::string>());
     trace_options.compat_tracelens = options.compat_tracelens;
     trace_options.quiet = vm.count("quiet") > 0;
-    if (const int rc = write_directory_from_trace(trace_options, trace_views); rc != kExitOk) {
+    trace_options.before_write = [&dir] {
+      if (const auto n = core::remove_previous_run(dir, core::PreviousRunScope::Everything)) {
+        spdlog::info("removed the {} files of the previous run in {}", n, dir.string());
+      }
+    };
+    WrittenDirectory written;
+    if (const int rc = write_directory_from_trace(trace_options, written); rc != kExitOk) {
       return rc;
     }
+    trace_views = std::move(written.views);
+    options.prepared_files = std::move(written.files);
     // The trace model and tree are gone: hand their pages back, so each forked plugin child
     // maps a small heap (fewer pages to share, fewer copy-on-write faults).
     ::malloc_trim(0);
+  } else {
+    // Re-analyzing: the previous run's analyzer outputs go first, so no plugin reads them as
+    // inputs and no stale file stays beside the new ones.
+    std::error_code ec;
+    const bool in_place = fs::equivalent(dir, options.output_dir, ec);
+    try {
+      const auto n = core::remove_previous_run(
+          options.output_dir,
+          in_place ? core::PreviousRunScope::AnalysisOnly : core::PreviousRunScope::Everything);
+      if (n > 0) {
+        spdlog::info("removed the {} files of the previous run in {}", n,
+                     options.output_dir.string());
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "loupe analyze: " << e.what() << "\n";
+      return kExitUsage;
+    }
   }
 
   core::Model model;
@@ -199,16 +388,6 @@ int run_analyze(const std::vector<std::string>& args) {
   }
   for (const auto& [name, why] : model.load_errors()) spdlog::warn("cannot load {}", why);
   if (from_trace) core::prepare::install_trace_views(model, trace_views);
-
-  std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
-  const auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs));
-  for (const auto& r : plugins.rejected) {
-    spdlog::warn("plugin {} rejected: {}", r.path.string(), r.reason);
-  }
-  if (plugins.plugins.empty()) {
-    std::cerr << "loupe analyze: no plugins found (see `loupe plugins`)\n";
-    return kExitUsage;
-  }
 
   try {
     std::error_code ec;

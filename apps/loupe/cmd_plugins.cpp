@@ -2,6 +2,7 @@
 
 #include "cli_common.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::cli {
@@ -11,13 +12,19 @@ namespace fs = std::filesystem;
 int run_plugins(const std::vector<std::string>& args) {
   po::options_description visible(
       "Usage: loupe plugins [options]\n\n"
-      "Lists the analyzer plugins found in the search path (--plugin-dir, $LOUPE_PLUGIN_PATH,\n"
-      "<loupe>/../lib/loupe/plugins) and every file that was rejected, with the reason.\n\n"
+      "Lists every plugin file of the search path and what became of it: loaded, rejected (with\n"
+      "the reason) or shadowed (its name or a category belongs to a plugin found earlier). The\n"
+      "search path, in precedence order: the bundled plugins next to the loupe executable, then\n"
+      "each --plugin-dir, then $LOUPE_PLUGIN_PATH (':'-separated). Each file is opened in a\n"
+      "sandboxed child process, so a broken plugin cannot crash or hang this command.\n\n"
+      "Exit codes: 0 listed; 2 bad usage, a missing --plugin-dir, or (with --strict) a rejected\n"
+      "or shadowed file.\n\n"
       "Options");
   std::vector<std::string> plugin_dirs;
   visible.add_options()("help,h", "show this help")(
       "plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
-      "search this directory first (repeatable)")("json", "print JSON instead of text");
+      "also search this directory (repeatable)")("json", "print JSON instead of text")(
+      "strict", "exit 2 when a file is rejected or shadowed");
   add_verbosity_options(visible);
   po::variables_map vm;
   if (!parse_arguments(args, visible, {}, vm, "plugins")) return kExitUsage;
@@ -29,11 +36,23 @@ int run_plugins(const std::vector<std::string>& args) {
   const std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
   const auto search = core::plugin_search_path(explicit_dirs);
   const auto set = core::discover_plugins(search);
+  for (const auto& d : set.missing_dirs) {
+    std::cerr << "loupe plugins: plugin directory " << d.string() << " does not exist\n";
+  }
+  const bool problems =
+      set.count(core::PluginState::Rejected) + set.count(core::PluginState::Shadowed) > 0;
+  const int exit_code =
+      !set.missing_dirs.empty() || (problems && vm.count("strict") > 0) ? kExitUsage : kExitOk;
 
   if (vm.count("json") > 0) {
     Json j = Json::object();
     Json dirs = Json::array();
-    for (const auto& d : search) dirs.push_back(d.string());
+    for (const auto& d : search) {
+      Json dj = Json::object();
+      dj["path"] = d.path.string();
+      dj["origin"] = core::to_string(d.origin);
+      dirs.push_back(std::move(dj));
+    }
     j["search_path"] = std::move(dirs);
     Json loaded = Json::array();
     for (const auto& p : set.plugins) {
@@ -41,7 +60,8 @@ int run_plugins(const std::vector<std::string>& args) {
       pj["name"] = p.name;
       pj["version"] = p.version;
       pj["abi"] = std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor);
-      pj["tier"] = core::tier_name(p.tier);
+      pj["tier"] = core::to_string(p.tier);
+      pj["origin"] = core::to_string(p.origin);
       pj["path"] = p.path.string();
       pj["description"] = p.description;
       Json cats = Json::array();
@@ -53,24 +73,34 @@ int run_plugins(const std::vector<std::string>& args) {
       loaded.push_back(std::move(pj));
     }
     j["plugins"] = std::move(loaded);
-    Json rejected = Json::array();
-    for (const auto& r : set.rejected) {
-      Json rj = Json::object();
-      rj["path"] = r.path.string();
-      rj["reason"] = r.reason;
-      rejected.push_back(std::move(rj));
+    Json files = Json::array();
+    for (const auto& f : set.found) {
+      Json fj = Json::object();
+      fj["path"] = f.path.string();
+      fj["origin"] = core::to_string(f.origin);
+      fj["state"] = core::to_string(f.state);
+      if (!f.name.empty()) fj["name"] = f.name;
+      if (!f.reason.empty()) fj["reason"] = f.reason;
+      if (!f.shadowed_by.empty()) fj["shadowed_by"] = f.shadowed_by;
+      files.push_back(std::move(fj));
     }
-    j["rejected"] = std::move(rejected);
-    std::cout << dump_python_json(j, 2, false) << "\n";
-    return kExitOk;
+    j["files"] = std::move(files);
+    Json missing = Json::array();
+    for (const auto& d : set.missing_dirs) missing.push_back(d.string());
+    j["missing_dirs"] = std::move(missing);
+    std::cout << core::replace_invalid_utf8(dump_python_json(j, 2, false)) << "\n";
+    return exit_code;
   }
 
   std::cout << "Search path:\n";
-  for (const auto& d : search) std::cout << "  " << d.string() << "\n";
+  for (const auto& d : search) {
+    std::cout << "  " << core::escape_for_terminal(d.path.string()) << "  ("
+              << core::to_string(d.origin) << ")\n";
+  }
   std::cout << "Plugins (" << set.plugins.size() << "):\n";
   for (const auto& p : set.plugins) {
     std::cout << "  " << p.name << " " << p.version << "  [ABI " << p.abi_major << "."
-              << p.abi_minor << ", " << core::tier_name(p.tier) << "]  categories:";
+              << p.abi_minor << ", " << core::to_string(p.tier) << "]  categories:";
     for (const auto& c : p.categories) std::cout << " " << c;
     if (!p.reads.empty()) {
       std::cout << "  reads:";
@@ -79,13 +109,18 @@ int run_plugins(const std::vector<std::string>& args) {
     std::cout << "\n    " << p.path.string() << "\n";
     if (!p.description.empty()) std::cout << "    " << p.description << "\n";
   }
-  if (!set.rejected.empty()) {
-    std::cout << "Rejected (" << set.rejected.size() << "):\n";
-    for (const auto& r : set.rejected) {
-      std::cout << "  " << r.path.string() << "\n    " << r.reason << "\n";
+  for (const auto state : {core::PluginState::Rejected, core::PluginState::Shadowed}) {
+    const auto n = set.count(state);
+    if (n == 0) continue;
+    std::cout << (state == core::PluginState::Rejected ? "Rejected (" : "Shadowed (") << n
+              << "):\n";
+    for (const auto& f : set.found) {
+      if (f.state != state) continue;
+      std::cout << "  " << core::escape_for_terminal(f.path.string()) << "\n    "
+                << core::escape_for_terminal(f.reason) << "\n";
     }
   }
-  return kExitOk;
+  return exit_code;
 }
 
 }  // namespace loupe::cli

@@ -12,17 +12,21 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage: loupe <command> [options]
 
-Turns a TraceLens-style analysis directory (perf_report_csvs/, category_data/, metadata/) into
-validated, prioritized performance findings, using analyzer plugins.
+Turns a PyTorch profiler trace, or a TraceLens-style analysis directory (perf_report_csvs/,
+category_data/, metadata/), into validated, prioritized performance findings, using analyzer
+plugins.
 
 Commands:
+  analyze --trace TRACE -o OUT
+                  read a raw trace (.json/.json.gz), write its analysis directory into OUT,
+                  then analyze it (--trace2 TRACE2: compare two traces)
   analyze DIR     run every plugin whose categories DIR's manifest lists; write
                   category_data/<cat>_metrics.json, system_findings/ and category_findings/
                   markdown, and loupe_run.json
   inspect TRACE   summarize a PyTorch profiler trace (.json/.json.gz) read natively
   plugins         list the plugins found (and every rejected file with its reason)
   validate FILE   check a findings markdown file like TraceLens's validator does
-  help            show this text
+  help [COMMAND]  show this text, or the help of COMMAND
 
 Options:
   -h, --help      show help (also `loupe <command> --help`)
@@ -33,29 +37,12 @@ Exit codes:
   1  a category ended in ERROR; an invalid findings file
   2  bad usage, or an input that cannot be read
 
-Plugins are searched in --plugin-dir directories, then $LOUPE_PLUGIN_PATH (':'-separated),
-then <loupe executable>/../lib/loupe/plugins.
+Plugins are searched next to the loupe executable (the bundled ones), then in --plugin-dir
+directories, then $LOUPE_PLUGIN_PATH (':'-separated); the first plugin found for a name or a
+category keeps it. `loupe plugins` lists what was found.
 )";
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  const std::vector<std::string> all(argv + 1, argv + argc);
-  if (all.empty()) {
-    std::cerr << kUsage;
-    return loupe::cli::kExitUsage;
-  }
-  const std::string& command = all.front();
-  const std::vector<std::string> rest(all.begin() + 1, all.end());
-  if (command == "-h" || command == "--help" || command == "help") {
-    std::cout << kUsage;
-    return loupe::cli::kExitOk;
-  }
-  if (command == "--version") {
-    std::cout << "loupe " << loupe::core::kLoupeVersion << " (plugin ABI " << LOUPE_ABI_MAJOR << "."
-              << LOUPE_ABI_MINOR << ")\n";
-    return loupe::cli::kExitOk;
-  }
+int dispatch(const std::string& command, const std::vector<std::string>& rest) {
   try {
     if (command == "analyze") return loupe::cli::run_analyze(rest);
     if (command == "inspect") return loupe::cli::run_inspect(rest);
@@ -67,4 +54,29 @@ int main(int argc, char** argv) {
   }
   std::cerr << "loupe: unknown command '" << command << "'\n\n" << kUsage;
   return loupe::cli::kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> all(argv + 1, argv + argc);
+  if (all.empty()) {
+    std::cerr << kUsage;
+    return loupe::cli::kExitUsage;
+  }
+  const std::string& command = all.front();
+  const std::vector<std::string> rest(all.begin() + 1, all.end());
+  if (command == "help" && rest.size() == 1 && rest.front() != "help") {
+    return dispatch(rest.front(), {"--help"});
+  }
+  if (command == "-h" || command == "--help" || command == "help") {
+    std::cout << kUsage;
+    return loupe::cli::kExitOk;
+  }
+  if (command == "--version") {
+    std::cout << "loupe " << loupe::core::kLoupeVersion << " (plugin ABI " << LOUPE_ABI_MAJOR << "."
+              << LOUPE_ABI_MINOR << ")\n";
+    return loupe::cli::kExitOk;
+  }
+  return dispatch(command, rest);
 }

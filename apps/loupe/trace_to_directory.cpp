@@ -46,8 +46,7 @@ std::optional<core::trace::LoadResult> load_for_analysis(const fs::path& path, b
 
 }  // namespace
 
-int write_directory_from_trace(const TraceToDirectoryOptions& options,
-                               core::prepare::TraceViews& views) {
+int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDirectory& written) {
   const auto start = std::chrono::steady_clock::now();
   auto loaded = load_for_analysis(options.trace, options.quiet);
   if (!loaded) return kExitUsage;
@@ -95,12 +94,14 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options,
   }
   for (const auto& note : prepared.notes) spdlog::warn("{}", note);
   try {
+    if (options.before_write) options.before_write();
     core::prepare::write_prepared_directory(prepared, options.output_dir);
   } catch (const std::exception& e) {
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;
   }
-  views = core::prepare::build_trace_views(loaded->model, tree);
+  written.views = core::prepare::build_trace_views(loaded->model, tree);
+  for (const auto& file : prepared.files) written.files.push_back(file.relative_path);
   spdlog::info("wrote {} files into {} ({:.2f} s since start)", prepared.files.size(),
                options.output_dir.string(), seconds_since(start));
   return kExitOk;

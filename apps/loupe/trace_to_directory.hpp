@@ -3,8 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "loupe/core/prepare/trace_views.hpp"
 
@@ -18,12 +20,19 @@ struct TraceToDirectoryOptions {
   std::optional<std::filesystem::path> arch_file;
   bool compat_tracelens = false;
   bool quiet = false;
+  // Called once the directory is computed, right before its files are written (the previous
+  // run's files are removed there). Throws std::runtime_error to stop.
+  std::function<void()> before_write;
 };
 
-// Returns kExitOk when the directory was written (and fills `views` with the trace views the
-// plugins get through the model), else prints the reason and returns the exit code
-// (kExitUsage: unreadable or unusable trace, bad platform/arch, unwritable directory).
-int write_directory_from_trace(const TraceToDirectoryOptions& options,
-                               core::prepare::TraceViews& views);
+struct WrittenDirectory {
+  core::prepare::TraceViews views;  // what plugins get through the model
+  std::vector<std::string> files;   // relative paths written
+};
+
+// Returns kExitOk when the directory was written (and fills `written`), else prints the reason
+// and returns the exit code (kExitUsage: unreadable or unusable trace, bad platform/arch,
+// unwritable directory).
+int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDirectory& written);
 
 }  // namespace loupe::cli

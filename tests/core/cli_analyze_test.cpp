@@ -182,7 +182,7 @@ TEST_CASE("usage and input errors exit 2 with a message naming the problem", "[c
   write_manifest(in.path(), {"test_good"});
   r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--only", "nope"}));
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("no loaded plugin handles category 'nope'"));
+  CHECK_THAT(r.err, Catch::Contains("--only nope: no loaded plugin handles this category"));
 
   r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--scope", "sideways"}));
   CHECK(r.exit_code == 2);
@@ -191,16 +191,52 @@ TEST_CASE("usage and input errors exit 2 with a message naming the problem", "[c
   CHECK_THAT(r.err, Catch::Contains("bogus"));
 }
 
-TEST_CASE("a re-run that fails keeps earlier good outputs readable and complete", "[cli]") {
+TEST_CASE("a re-run replaces the earlier run: none of its files stay beside the new ones",
+          "[cli]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good"});
+  REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"good"})).exit_code == 0);
+  REQUIRE(fs::exists(out.path() / "system_findings" / "test_good_findings.md"));
+  loupe::test::write_text(out.path() / "notes.txt", "the user's own file\n");
+  // Second run over the same output dir with a plugin that crashes on another category.
+  write_manifest(in.path(), {"test_segfaults"});
+  REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"segfaults"})).exit_code == 1);
+  CHECK_FALSE(fs::exists(out.path() / "system_findings" / "test_good_findings.md"));
+  CHECK_FALSE(fs::exists(out.path() / "category_data" / "test_good_metrics.json"));
+  CHECK(fs::exists(out.path() / "system_findings" / "test_segfaults_findings.md"));
+  CHECK(read_text(out.path() / "notes.txt") == "the user's own file\n");
+  const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
+  const auto& analysis = (*run)["outputs"]["analysis"];
+  REQUIRE(analysis.Size() == 3);
+  CHECK(std::string(analysis[0].GetString()) == "category_data/test_segfaults_metrics.json");
+  CHECK(std::string(analysis[2].GetString()) == "loupe_run.json");
+  for (const auto& entry : fs::recursive_directory_iterator(out.path())) {
+    CHECK_THAT(entry.path().filename().string(), !Catch::Contains(".tmp."));
+  }
+}
+
+TEST_CASE("a re-run stopped by a usage error leaves the earlier run untouched", "[cli]") {
   TempDir in, out;
   write_manifest(in.path(), {"test_good"});
   REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"good"})).exit_code == 0);
   const std::string before = read_text(out.path() / "system_findings" / "test_good_findings.md");
-  // Second run over the same output dir with a plugin that crashes on another category.
-  write_manifest(in.path(), {"test_segfaults"});
-  REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"segfaults"})).exit_code == 1);
+  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--only", "nope"}));
+  CHECK(r.exit_code == 2);
   CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") == before);
-  for (const auto& entry : fs::recursive_directory_iterator(out.path())) {
-    CHECK_THAT(entry.path().filename().string(), !Catch::Contains(".tmp."));
-  }
+}
+
+TEST_CASE("a crafted run record cannot make the cleanup remove files outside -o", "[cli]") {
+  TempDir in, out, elsewhere;
+  write_manifest(in.path(), {"test_good"});
+  const fs::path victim = elsewhere.path() / "victim.txt";
+  loupe::test::write_text(victim, "keep me\n");
+  const fs::path link = out.path() / "link.txt";
+  fs::create_symlink(victim, link);
+  loupe::test::write_text(out.path() / "loupe_run.json",
+                          R"({"outputs": {"prepared": [")" + victim.string() + R"(", "../)" +
+                              elsewhere.path().filename().string() +
+                              R"(/victim.txt", "link.txt"], "analysis": []}})");
+  REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"good"})).exit_code == 0);
+  CHECK(read_text(victim) == "keep me\n");
+  CHECK(fs::is_symlink(link));
 }

@@ -1,9 +1,14 @@
 // `loupe plugins`, `loupe validate`, `--version` and `--help`.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <map>
+
 #include "cli_runner.hpp"
+#include "loupe/core/model.hpp"
 #include "test_paths.hpp"
 
+namespace fs = std::filesystem;
 using loupe::test::run_loupe;
 
 TEST_CASE("--version and --help", "[cli]") {
@@ -25,18 +30,46 @@ TEST_CASE("--version and --help", "[cli]") {
   CHECK_THAT(r.err, Catch::Contains("unknown command 'frobnicate'"));
 }
 
-TEST_CASE("loupe plugins lists loaded and rejected plugins", "[cli]") {
+TEST_CASE("loupe plugins lists loaded, rejected and shadowed plugins", "[cli]") {
   const auto dir = loupe::test::test_plugin_dir();
-  const auto r =
-      run_loupe({"plugins", "--plugin-dir", (dir / "good").string(), "--plugin-dir",
-                 (dir / "wrong_abi").string(), "--plugin-dir", (dir / "duplicate").string()});
+  const std::vector<std::string> args = {"plugins",
+                                         "--plugin-dir",
+                                         (dir / "good").string(),
+                                         "--plugin-dir",
+                                         (dir / "wrong_abi").string(),
+                                         "--plugin-dir",
+                                         (dir / "duplicate").string(),
+                                         "--plugin-dir",
+                                         (dir / "entry_segfaults").string()};
+  const auto r = run_loupe(args);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("test_good 0.0.1  [ABI 1.0, system]  categories: test_good"));
-  CHECK_THAT(r.out, Catch::Contains("ABI major 99 does not match host ABI major 1"));
-  CHECK_THAT(r.out, Catch::Contains("category 'test_shared' is already claimed"));
-  const auto j = run_loupe({"plugins", "--json", "--plugin-dir", (dir / "good").string()});
+  CHECK_THAT(r.out, Catch::Contains("Rejected (2):") &&
+                        Catch::Contains("ABI major 99 does not match host ABI major 1") &&
+                        Catch::Contains("crashed with signal 11"));
+  CHECK_THAT(r.out,
+             Catch::Contains("Shadowed (1):") &&
+                 Catch::Contains("category 'test_shared' is handled by plugin 'test_dup_a'"));
+  auto strict = args;
+  strict.emplace_back("--strict");
+  CHECK(run_loupe(strict).exit_code == 2);
+
+  const auto j = run_loupe({"plugins", "--json", "--plugin-dir", (dir / "good").string(),
+                            "--plugin-dir", (dir / "wrong_abi").string()});
   CHECK(j.exit_code == 0);
-  CHECK_THAT(j.out, Catch::Contains("\"name\": \"test_good\"") && Catch::Contains("\"rejected\""));
+  const auto doc = loupe::core::parse_json_document(j.out);
+  REQUIRE((*doc)["files"].IsArray());
+  std::map<std::string, std::string> states;
+  for (const auto& f : (*doc)["files"].GetArray()) {
+    states[fs::path(f["path"].GetString()).filename().string()] = f["state"].GetString();
+  }
+  CHECK(states["loupe_test_good.so"] == "loaded");
+  CHECK(states["loupe_test_wrong_abi.so"] == "rejected");
+  CHECK(states["loupe_conv.so"] == "loaded");
+
+  const auto missing = run_loupe({"plugins", "--plugin-dir", "/nonexistent/plugins"});
+  CHECK(missing.exit_code == 2);
+  CHECK_THAT(missing.err, Catch::Contains("/nonexistent/plugins does not exist"));
 }
 
 TEST_CASE("loupe validate prints what the seeds' snippet prints", "[cli]") {

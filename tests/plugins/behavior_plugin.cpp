@@ -1,10 +1,21 @@
 // A plugin for framework tests. LOUPE_TEST_BEHAVIOR selects what analyze() does:
 // 0 good system findings, 1 good compute findings, 2 throws, 3 segfaults, 4 hangs,
 // 5 emits findings the renderer must reject, 6 aborts, 7 reports an error,
-// 8 reads another category's metrics (declares reads = {"test_good"}) and echoes a number.
+// 8 reads another category's metrics (declares reads = {"test_good"}) and echoes a number,
+// 9 reads the raw-trace views, 10 tries to write into the output directory and /tmp,
+// 11 leaves a detached grandchild that writes a file 2 s later, 12 allocates and touches 3 GiB,
+// 13 emits metrics with an embedded NUL and trailing bytes, 14 emits findings with an empty
+// title, 15 emits findings for another category, 16 prints control characters to stdout,
+// 17 emits findings whose text quotes a heading (the ERROR path must still write its files).
+// LOUPE_TEST_WRITE_PATH names the file 10 and 11 write.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 
@@ -91,7 +102,7 @@ class BehaviorPlugin {
   static constexpr const char* name = LOUPE_TEST_NAME;
   static constexpr const char* version = "0.0.1";
   static constexpr const char* description = "framework test plugin";
-#if LOUPE_TEST_BEHAVIOR == 1
+#if LOUPE_TEST_BEHAVIOR == 1 || LOUPE_TEST_BEHAVIOR == 17
   static constexpr loupe::Tier tier = loupe::Tier::Compute;
 #else
   static constexpr loupe::Tier tier = loupe::Tier::System;
@@ -155,6 +166,71 @@ class BehaviorPlugin {
         }
         if (ops.rows() > 0) metrics["first_op_kernel_us"] = ops.cell(0, "kernel_time_us").number;
         break;
+      }
+      case 10: {
+        const char* path = std::getenv("LOUPE_TEST_WRITE_PATH");
+        std::FILE* f = path != nullptr ? std::fopen(path, "w") : nullptr;
+        metrics["write_succeeded"] = f != nullptr;
+        if (f != nullptr) {
+          std::fputs("tampered\n", f);
+          std::fclose(f);
+        }
+        break;
+      }
+      case 11: {
+        if (::fork() == 0) {
+          ::setsid();
+          if (::fork() == 0) {
+            ::sleep(2);
+            const char* path = std::getenv("LOUPE_TEST_WRITE_PATH");
+            if (std::FILE* f = path != nullptr ? std::fopen(path, "w") : nullptr) {
+              std::fputs("written late by a grandchild\n", f);
+              std::fclose(f);
+            }
+          }
+          ::_exit(0);
+        }
+        break;
+      }
+      case 12: {
+        constexpr std::size_t kBytes = std::size_t{3} << 30;
+        auto* block = static_cast<char*>(std::malloc(kBytes));
+        if (block == nullptr) throw std::bad_alloc();
+        for (std::size_t i = 0; i < kBytes; i += 4096) block[i] = 1;
+        metrics["touched_gib"] = 3;
+        break;
+      }
+      case 13: {
+        const std::string text = std::string("{\"category\": \"") + category +
+                                 "\", \"status\": \"OK\"}" + std::string(1, '\0') + "garbage";
+        ctx.emit_metrics_text(text);
+        ctx.emit_findings(system_findings(category, "answer 42"));
+        return;
+      }
+      case 14: {
+        auto doc = system_findings(category, "answer 42");
+        doc.title = "";
+        ctx.emit_metrics(metrics);
+        ctx.emit_findings(doc);
+        return;
+      }
+      case 15: {
+        auto doc = system_findings(category, "answer 42");
+        doc.category = "kernel_fusion";
+        ctx.emit_metrics(metrics);
+        ctx.emit_findings(doc);
+        return;
+      }
+      case 16:
+        std::printf("raw \x1b[31mred\x1b[0m output\n");
+        std::fflush(stdout);
+        break;
+      case 17: {
+        auto doc = compute_findings(category);
+        doc.recommendations[0].insight = "see ## Recommendations";
+        ctx.emit_metrics(compute_metrics(category));
+        ctx.emit_findings(doc);
+        return;
       }
       default:
         break;

@@ -79,7 +79,7 @@ TEST_CASE("loupe analyze --trace2 usage and input errors", "[trace][cli]") {
   const auto no_file =
       run_loupe({"analyze", "--trace", trace.string(), "--trace2", missing.string(), "-o", out});
   CHECK(no_file.exit_code == 2);
-  CHECK_THAT(no_file.err, Catch::Contains("cannot read " + missing.string()));
+  CHECK_THAT(no_file.err, Catch::Contains("--trace2 " + missing.string() + ": no such file"));
 
   const fs::path gpu_only = tmp.path() / "gpu_only.json";
   loupe::test::write_text(gpu_only, loupe::test::trace::wrap_events(

@@ -2,16 +2,22 @@
 // plugin. Handles are the host's own objects behind reinterpret_cast (the ABI boundary).
 #include "loupe/core/host_services.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include <rapidjson/document.h>
 #include <spdlog/spdlog.h>
 
+#include "../isolation/child_wire.hpp"
+#include "document_checks.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 
 namespace loupe::core {
 namespace {
+
+constexpr std::size_t kMaxLogLine = 64 * 1024;  // longer log lines and error messages are cut
 
 const Model& model_of(const loupe_model* model) { return *reinterpret_cast<const Model*>(model); }
 const rapidjson::Value* value_of(const loupe_json* v) {
@@ -25,20 +31,14 @@ const CsvTable* table_of(const loupe_table* t) { return reinterpret_cast<const C
 void svc_log(loupe_run* run, int32_t level, const char* message) noexcept {
   if (run == nullptr || message == nullptr) return;
   try {
-    const auto& name = RunChannel::from(run)->plugin_name();
-    switch (level) {
-      case LOUPE_LOG_DEBUG:
-        spdlog::debug("[{}] {}", name, message);
-        break;
-      case LOUPE_LOG_INFO:
-        spdlog::info("[{}] {}", name, message);
-        break;
-      case LOUPE_LOG_WARN:
-        spdlog::warn("[{}] {}", name, message);
-        break;
-      default:
-        spdlog::error("[{}] {}", name, message);
-        break;
+    const RunChannel& channel = *RunChannel::from(run);
+    const std::string_view text(message, ::strnlen(message, kMaxLogLine));
+    if (channel.log_fd() >= 0) {
+      std::string payload(1, static_cast<char>('0' + std::clamp(level, 0, 3)));
+      payload.append(text);
+      isolation::write_record(channel.log_fd(), isolation::WireTag::Log, payload);
+    } else {
+      log_plugin_line(channel.plugin_name(), level, text);
     }
   } catch (...) {
   }
@@ -47,8 +47,9 @@ void svc_log(loupe_run* run, int32_t level, const char* message) noexcept {
 void svc_report_error(loupe_run* run, const char* message) noexcept {
   if (run == nullptr) return;
   try {
-    RunChannel::from(run)->output().errors.emplace_back(message == nullptr ? "(no message)"
-                                                                           : message);
+    RunChannel::from(run)->output().errors.emplace_back(
+        message == nullptr ? "(no message)"
+                           : std::string(message, ::strnlen(message, kMaxLogLine)));
   } catch (...) {
   }
 }
@@ -56,13 +57,19 @@ void svc_report_error(loupe_run* run, const char* message) noexcept {
 loupe_status emit(loupe_run* run, const char* json, size_t size, bool metrics) noexcept {
   if (run == nullptr || json == nullptr) return LOUPE_EINVAL;
   try {
-    auto& out = RunChannel::from(run)->output();
+    RunChannel& channel = *RunChannel::from(run);
+    auto& out = channel.output();
     auto& slot = metrics ? out.metrics_json : out.findings_json;
     if (slot.has_value()) return LOUPE_ESTATE;
-    rapidjson::Document probe;
-    probe.Parse<rapidjson::kParseNanAndInfFlag>(json, size);
-    if (probe.HasParseError()) return LOUPE_EINVAL;
-    slot.emplace(json, size);
+    const std::string_view text(json, size);
+    const std::string why =
+        check_emitted_document(text, metrics ? EmittedDocument::Metrics : EmittedDocument::Findings,
+                               channel.compat_tracelens());
+    if (!why.empty()) {
+      out.errors.push_back("the host rejected " + why);
+      return LOUPE_EINVAL;
+    }
+    slot.emplace(text);
     return LOUPE_OK;
   } catch (...) {
     return LOUPE_ERROR;
@@ -246,6 +253,24 @@ loupe_host_services make_services() {
 const loupe_host_services& host_services() {
   static const loupe_host_services services = make_services();
   return services;
+}
+
+void log_plugin_line(const std::string& plugin_name, int32_t level, std::string_view message) {
+  const std::string text = escape_for_terminal(message);
+  switch (level) {
+    case LOUPE_LOG_DEBUG:
+      spdlog::debug("[{}] {}", plugin_name, text);
+      break;
+    case LOUPE_LOG_INFO:
+      spdlog::info("[{}] {}", plugin_name, text);
+      break;
+    case LOUPE_LOG_WARN:
+      spdlog::warn("[{}] {}", plugin_name, text);
+      break;
+    default:
+      spdlog::error("[{}] {}", plugin_name, text);
+      break;
+  }
 }
 
 const loupe_host_info& host_info() {

@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "../plugin/plugin_probe.hpp"
 #include "loupe/core/category_finalizer.hpp"
 #include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/run_record.hpp"
@@ -14,32 +15,45 @@ namespace loupe::core {
 
 namespace {
 
+constexpr const char* kManifest = "category_data/category_manifest.json";
+
+}  // namespace
+
 std::vector<std::string> manifest_categories(const Model& model) {
-  const auto* manifest = model.document("category_data/category_manifest.json");
+  const auto* manifest = model.document(kManifest);
   if (manifest == nullptr) {
-    std::string why = "no category_data/category_manifest.json";
-    if (const auto* err = model.property("load_error:category_data/category_manifest.json")) {
-      why = *err;
-    }
+    std::string why = std::string("no ") + kManifest;
+    if (const auto* err = model.property(std::string("load_error:") + kManifest)) why = *err;
     throw PlanError(why + "; name the categories to analyze with --only");
   }
-  std::vector<std::string> names;
+  if (!manifest->IsObject()) {
+    throw PlanError(std::string(kManifest) + " is not a JSON object");
+  }
   const auto it = manifest->FindMember("categories");
   if (it == manifest->MemberEnd() || !it->value.IsArray()) {
-    throw PlanError("category_data/category_manifest.json has no 'categories' list");
+    throw PlanError(std::string(kManifest) + " has no 'categories' list");
   }
+  std::vector<std::string> names;
+  rapidjson::SizeType index = 0;
   for (const auto& entry : it->value.GetArray()) {
     const auto name = entry.IsObject() ? entry.FindMember("name") : entry.MemberEnd();
-    if (entry.IsObject() && name != entry.MemberEnd() && name->value.IsString()) {
-      names.emplace_back(name->value.GetString());
+    if (!entry.IsObject() || name == entry.MemberEnd() || !name->value.IsString() ||
+        !is_safe_name(name->value.GetString())) {
+      throw PlanError(std::string(kManifest) + ": categories[" + std::to_string(index) +
+                      "] is not an object with a valid \"name\" (1-64 characters of A-Z a-z "
+                      "0-9 _ -)");
     }
+    names.emplace_back(name->value.GetString());
+    ++index;
   }
   return names;
 }
 
+namespace {
+
 std::string resolve_scope(const Model& model, const std::string& requested) {
   if (!requested.empty()) return requested;
-  const auto* manifest = model.document("category_data/category_manifest.json");
+  const auto* manifest = model.document(kManifest);
   if (manifest != nullptr && manifest->IsObject()) {
     const auto it = manifest->FindMember("comparison_scope");
     if (it != manifest->MemberEnd() && it->value.IsString() &&
@@ -81,6 +95,10 @@ std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
     }
   } else {
     for (const auto& name : wanted) {
+      if (!is_safe_name(name)) {
+        throw PlanError("--only: '" + name +
+                        "' is not a category name (1-64 characters of A-Z a-z 0-9 _ -)");
+      }
       if (plugins.find_by_category(name) == nullptr) {
         throw PlanError("no loaded plugin handles category '" + name + "' (see `loupe plugins`)");
       }
@@ -132,6 +150,7 @@ std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
 
 AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const AnalyzeOptions& options) {
   AnalyzeReport report;
+  report.discovery = &plugins;
   report.scope = resolve_scope(model, options.scope);
   std::error_code ec;
   model.set_property("output_dir",
@@ -148,6 +167,13 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   request.workload = workload_code(options.workload);
 
   const FinalizeOptions finalize{options.output_dir, report.scope, options.compat_tracelens};
+  IsolationLimits limits;
+  limits.timeout = options.timeout;
+  limits.memory_mb = options.memory_mb;
+  limits.protected_dirs.emplace_back(options.output_dir);
+  if (const std::string* input = model.property("input_dir"); input != nullptr) {
+    limits.protected_dirs.emplace_back(*input);
+  }
   size_t step = 0;
   size_t total = 0;
   for (const auto& run : runs) total += run.categories.size();
@@ -159,9 +185,8 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
       spdlog::info("[{}/{}] {}: analyzing {}", step, total, run.plugin->name, category);
       request.plugin = run.plugin;
       request.category = category;
-      const ExecutionResult result = options.isolate
-                                         ? execute_isolated(model, request, options.timeout)
-                                         : execute_in_process(model, request);
+      const ExecutionResult result = options.isolate ? execute_isolated(model, request, limits)
+                                                     : execute_in_process(model, request);
       CategoryOutcome done = finalize_category(model, *run.plugin, category, result, finalize);
       done.wall_ms = result.wall_ms;
       if (done.status == "ERROR") {

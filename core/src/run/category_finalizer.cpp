@@ -2,8 +2,10 @@
 
 #include <rapidjson/document.h>
 
+#include "findings_header.hpp"
 #include "loupe/core/atomic_file.hpp"
 #include "loupe/core/renderer.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/core/validator.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"
@@ -18,40 +20,38 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   return out;
 }
 
-std::string default_style(const LoadedPlugin& plugin) {
-  return plugin.tier == LOUPE_TIER_COMPUTE ? "compute" : "system";
-}
-
-// The style the plugin asked for in its findings document, else the tier's.
-std::string style_of(const LoadedPlugin& plugin, const std::optional<std::string>& findings) {
-  if (findings) {
-    rapidjson::Document doc;
-    doc.Parse<rapidjson::kParseNanAndInfFlag>(findings->data(), findings->size());
-    if (!doc.HasParseError() && doc.IsObject()) {
-      const auto it = doc.FindMember("style");
-      if (it != doc.MemberEnd() && it->value.IsString()) {
-        std::string style = it->value.GetString();
-        if (style == "compute" || style == "system" || style == "fusion") return style;
-      }
-    }
-  }
-  return default_style(plugin);
+// Parses a document the host already accepted at emit time (document_checks.hpp).
+std::unique_ptr<rapidjson::Document> parse(const std::string& text) {
+  auto doc = std::make_unique<rapidjson::Document>();
+  doc->Parse<rapidjson::kParseNanAndInfFlag>(text.data(), text.size());
+  if (doc->HasParseError()) return nullptr;
+  return doc;
 }
 
 // The metrics document's own status: OK, NO_DATA or ERROR (with its "error" text).
-std::string metrics_status(const rapidjson::Document& metrics, std::string& error_text) {
-  if (!metrics.IsObject()) return "OK";
+findings::Status metrics_status(const rapidjson::Value& metrics, std::string& error_text) {
+  if (!metrics.IsObject()) return findings::Status::Ok;
   const auto it = metrics.FindMember("status");
-  if (it == metrics.MemberEnd() || !it->value.IsString()) return "OK";
-  const std::string status = it->value.GetString();
+  if (it == metrics.MemberEnd() || !it->value.IsString()) return findings::Status::Ok;
+  const std::string_view status = it->value.GetString();
   if (status == "ERROR") {
     const auto err = metrics.FindMember("error");
     error_text = err != metrics.MemberEnd() && err->value.IsString()
                      ? err->value.GetString()
                      : "the analyzer reported ERROR";
-    return "ERROR";
+    return findings::Status::Error;
   }
-  return status == "NO_DATA" ? "NO_DATA" : "OK";
+  return status == "NO_DATA" ? findings::Status::NoData : findings::Status::Ok;
+}
+
+// A metrics document that names another category is refused, like a findings document.
+std::string metrics_category_problem(const rapidjson::Value& metrics, const std::string& category) {
+  if (!metrics.IsObject()) return "the metrics document is not a JSON object";
+  const auto it = metrics.FindMember("category");
+  if (it == metrics.MemberEnd() || !it->value.IsString()) return {};
+  if (std::string_view(it->value.GetString()) == category) return {};
+  return "the metrics document is for category '" + std::string(it->value.GetString()) +
+         "', not '" + category + "'";
 }
 
 std::string error_metrics(const std::string& category, const std::string& message) {
@@ -62,156 +62,142 @@ std::string error_metrics(const std::string& category, const std::string& messag
   return dump_python_json(j, 2);
 }
 
-std::string error_findings_markdown(const std::string& style, const std::string& category,
-                                    const std::string& plugin_name, const std::string& scope,
-                                    const std::string& message) {
+// The host's own ERROR findings: a title and the message, nothing a validator could refuse.
+std::string host_error_findings(findings::Style style, const std::string& category,
+                                const std::string& plugin_name, const std::string& scope,
+                                const std::string& message) {
   findings::Document doc;
-  doc.style = style == "compute"  ? findings::Style::Compute
-              : style == "fusion" ? findings::Style::Fusion
-                                  : findings::Style::System;
+  doc.style = style;
   doc.category = category;
   doc.scope = scope;
   doc.status = findings::Status::Error;
   doc.title = category + " findings";
-  // A single line keeps the message renderable whatever the plugin said.
-  std::string one_line = message;
-  for (auto& c : one_line) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  for (const char* bad : {"<!--", "-->"}) {
-    for (size_t pos = one_line.find(bad); pos != std::string::npos; pos = one_line.find(bad)) {
-      one_line.replace(pos, std::string_view(bad).size(), "");
-    }
-  }
-  doc.message = "analyzer '" + plugin_name + "' failed: " + one_line;
-  const std::string text = dump_python_json(findings::to_json(doc), -1, false);
-  return render_findings_json(text);
-}
-
-// The plugin's own ERROR findings, rendered, when it emitted a valid one; else "".
-std::string plugin_error_findings(const ExecutionResult& result) {
-  if (!result.failure.empty() || !result.output.findings_json) return {};
-  try {
-    const auto doc = parse_json_document(*result.output.findings_json);
-    const auto it = doc->FindMember("status");
-    if (it == doc->MemberEnd() || !it->value.IsString() ||
-        std::string_view(it->value.GetString()) != "ERROR") {
-      return {};
-    }
-    return render_findings(*doc);
-  } catch (const std::exception&) {
-    return {};
-  }
-}
-
-struct Written {
-  std::string metrics_rel;
-  std::string findings_rel;
-};
-
-Written write_outputs(Model& model, const FinalizeOptions& options, const std::string& category,
-                      const std::string& style, const std::string& metrics_text,
-                      const std::string& findings_markdown) {
-  Written w;
-  w.metrics_rel = "category_data/" + category + "_metrics.json";
-  w.findings_rel = findings_relative_path(style, category);
-  write_file_atomically(options.output_dir / w.metrics_rel, metrics_text);
-  write_file_atomically(options.output_dir / w.findings_rel, findings_markdown);
-  model.set_document(w.metrics_rel, parse_json_document(metrics_text));
-  return w;
+  doc.message = findings::inline_text("analyzer '" + plugin_name + "' failed: " + message);
+  return render_findings_json(dump_python_json(findings::to_json(doc), -1, false));
 }
 
 ValidationResult validate_rendered(const std::string& markdown, const FinalizeOptions& options,
-                                   const std::string& style, const std::string& findings_rel,
+                                   findings::Style style, const std::string& findings_rel,
                                    ValidationMode mode) {
   const FindingsScope scope =
       options.scope == "comparative" ? FindingsScope::Comparative : FindingsScope::Standalone;
-  return validate_findings_text(markdown, options.output_dir / findings_rel, style, scope, mode);
+  return validate_findings_text(markdown, options.output_dir / findings_rel,
+                                findings::to_string(style), scope, mode);
+}
+
+std::string metrics_relative_path(const std::string& category) {
+  return "category_data/" + category + "_metrics.json";
+}
+
+// Why the run itself failed, before any document is looked at; "" when it did not.
+std::string run_failure(const PluginInfo& plugin, const std::string& category,
+                        const ExecutionResult& result) {
+  if (!result.failure.empty()) {
+    return "plugin '" + plugin.name + "' " + result.failure + " while analyzing " + category;
+  }
+  if (!result.output.errors.empty()) return join(result.output.errors, "; ");
+  if (result.status != LOUPE_OK) {
+    return "analyze returned status " + std::to_string(result.status);
+  }
+  if (!result.output.metrics_json)
+    return "plugin '" + plugin.name + "' emitted no metrics document";
+  if (!result.output.findings_json) {
+    return "plugin '" + plugin.name + "' emitted no findings document";
+  }
+  return {};
 }
 
 }  // namespace
 
-CategoryOutcome finalize_category(Model& model, const LoadedPlugin& plugin,
+CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
                                   const std::string& category, const ExecutionResult& result,
                                   const FinalizeOptions& options) {
   CategoryOutcome outcome;
   outcome.category = category;
-  const std::string style = style_of(plugin, result.output.findings_json);
+  findings::Style style = default_style(plugin.tier);
+  std::string failure = run_failure(plugin, category, result);
 
-  std::string failure;
-  if (!result.failure.empty()) {
-    failure = "plugin '" + plugin.name + "' " + result.failure + " while analyzing " + category;
-  } else if (!result.output.errors.empty()) {
-    failure = join(result.output.errors, "; ");
-  } else if (result.status != LOUPE_OK) {
-    failure = "analyze returned status " + std::to_string(result.status);
-  } else if (!result.output.metrics_json) {
-    failure = "plugin '" + plugin.name + "' emitted no metrics document";
-  } else if (!result.output.findings_json) {
-    failure = "plugin '" + plugin.name + "' emitted no findings document";
-  }
-
-  std::string metrics_text;
-  std::string status = "ERROR";
+  // The plugin's documents, parsed once.
+  std::unique_ptr<rapidjson::Document> metrics;
+  std::unique_ptr<rapidjson::Document> findings_doc;
+  FindingsHeader header;
+  if (result.output.metrics_json) metrics = parse(*result.output.metrics_json);
+  if (result.output.findings_json) findings_doc = parse(*result.output.findings_json);
+  const std::string header_problem =
+      findings_doc ? read_findings_header(*findings_doc, category, plugin.tier, header)
+                   : std::string("the findings document does not parse");
   if (failure.empty()) {
-    metrics_text = *result.output.metrics_json;
-    const auto metrics = parse_json_document(metrics_text);
-    std::string error_text;
-    status = metrics_status(*metrics, error_text);
-    if (status == "ERROR") failure = error_text;
-  } else if (result.output.metrics_json) {
-    // Keep the plugin's own ERROR layout when it wrote one (e.g. TraceLens's error metrics).
-    const auto metrics = parse_json_document(*result.output.metrics_json);
-    std::string ignored;
-    if (metrics_status(*metrics, ignored) == "ERROR") metrics_text = *result.output.metrics_json;
+    if (!metrics || !findings_doc) {
+      failure = "plugin '" + plugin.name + "' emitted a document that does not parse";
+    } else if (!header_problem.empty()) {
+      failure = "plugin '" + plugin.name + "': " + header_problem;
+    } else if (std::string bad = metrics_category_problem(*metrics, category); !bad.empty()) {
+      failure = "plugin '" + plugin.name + "': " + bad;
+    }
   }
+  if (header_problem.empty()) style = header.style;
+  std::string metrics_error;
+  const findings::Status status =
+      failure.empty() ? metrics_status(*metrics, metrics_error) : findings::Status::Error;
+  if (failure.empty() && status == findings::Status::Error) failure = metrics_error;
 
-  if (status != "ERROR") {
-    // Render, validate, then write. Any problem is a loud ERROR, never a silent bad file.
+  const std::string metrics_rel = metrics_relative_path(category);
+  const std::string findings_rel = findings_relative_path(findings::to_string(style), category);
+  if (status != findings::Status::Error) {
+    // Render, validate (the validator reads the metrics file beside it), then publish.
     try {
-      const std::string markdown = render_findings_json(*result.output.findings_json);
-      const std::string findings_rel = findings_relative_path(style, category);
-      write_file_atomically(options.output_dir / ("category_data/" + category + "_metrics.json"),
-                            metrics_text);
+      const std::string markdown = render_findings(*findings_doc);
+      write_file_atomically(options.output_dir / metrics_rel, *result.output.metrics_json);
       auto check =
           validate_rendered(markdown, options, style, findings_rel, ValidationMode::Default);
-      if (check.passed && options.compat_tracelens && status == "OK" &&
+      if (check.passed && options.compat_tracelens && status == findings::Status::Ok &&
           markdown.find("kind=p_item") != std::string::npos) {
         check =
             validate_rendered(markdown, options, style, findings_rel, ValidationMode::TraceLens);
       }
-      if (!check.passed) {
-        failure = "rendered findings failed validation: " + join(check.errors, "; ");
-      } else {
-        const Written w = write_outputs(model, options, category, style, metrics_text, markdown);
-        outcome.status = status;
-        outcome.metrics_path = w.metrics_rel;
-        outcome.findings_path = w.findings_rel;
-        if (status == "NO_DATA") {
-          const auto doc = parse_json_document(*result.output.findings_json);
-          const auto it = doc->FindMember("message");
-          if (it != doc->MemberEnd() && it->value.IsString())
-            outcome.message = it->value.GetString();
-        }
+      if (check.passed) {
+        write_file_atomically(options.output_dir / findings_rel, markdown);
+        model.set_document(metrics_rel, parse_json_document(*result.output.metrics_json));
+        outcome.status = status == findings::Status::NoData ? "NO_DATA" : "OK";
+        outcome.metrics_path = metrics_rel;
+        outcome.findings_path = findings_rel;
+        if (status == findings::Status::NoData) outcome.message = header.message;
         return outcome;
       }
+      failure = "rendered findings failed validation: " + join(check.errors, "; ");
     } catch (const std::exception& e) {
       failure = std::string("findings could not be rendered: ") + e.what();
     }
   }
 
-  // ERROR path: the plugin's own error metrics or a minimal one, and an ERROR findings file.
+  // ERROR: both files say so. The plugin's own ERROR documents are kept when it wrote valid
+  // ones (TraceLens's error layout in compat mode); otherwise the host writes minimal ones.
+  failure = replace_invalid_utf8(failure);
   outcome.status = "ERROR";
   outcome.message = failure;
-  if (metrics_text.empty() || status != "ERROR") metrics_text = error_metrics(category, failure);
-  try {
-    std::string markdown = plugin_error_findings(result);
-    if (markdown.empty()) {
-      markdown = error_findings_markdown(style, category, plugin.name, options.scope, failure);
+  std::string ignored;
+  const bool own_error_metrics = metrics && result.failure.empty() &&
+                                 metrics_category_problem(*metrics, category).empty() &&
+                                 metrics_status(*metrics, ignored) == findings::Status::Error;
+  const std::string metrics_text =
+      own_error_metrics ? *result.output.metrics_json : error_metrics(category, failure);
+  std::string markdown;
+  if (own_error_metrics && header_problem.empty() && header.status == findings::Status::Error) {
+    try {
+      markdown = render_findings(*findings_doc);
+    } catch (const std::exception&) {
+      markdown.clear();
     }
-    const Written w = write_outputs(model, options, category, style, metrics_text, markdown);
-    outcome.metrics_path = w.metrics_rel;
-    outcome.findings_path = w.findings_rel;
+  }
+  try {
+    if (markdown.empty()) {
+      markdown = host_error_findings(style, category, plugin.name, options.scope, failure);
+    }
+    write_file_atomically(options.output_dir / metrics_rel, metrics_text);
+    write_file_atomically(options.output_dir / findings_rel, markdown);
+    model.set_document(metrics_rel, parse_json_document(metrics_text));
+    outcome.metrics_path = metrics_rel;
+    outcome.findings_path = findings_rel;
   } catch (const std::exception& e) {
     outcome.message += std::string("; and the ERROR outputs could not be written: ") + e.what();
   }

@@ -1,29 +1,40 @@
 #include "loupe/core/plugin_executor.hpp"
 
-#include <poll.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <csignal>
-#include <cstdint>
-#include <cstring>
-#include <optional>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 #include <fmt/format.h>
+
+#include "../isolation/child_process.hpp"
+#include "../isolation/directory_snapshot.hpp"
+#include "../plugin/plugin_library.hpp"
+#include "../plugin/plugin_probe.hpp"
 
 namespace loupe::core {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using isolation::WireTag;
 
 double elapsed_ms(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// Opens the plugin and checks it still describes itself as it did when it was probed.
+std::string open_plugin(const PluginInfo& info, PluginLibrary& library) {
+  if (std::string why = library.open(info.path); !why.empty()) return why;
+  PluginInfo again;
+  if (std::string why = check_descriptor(library.descriptor(), again); !why.empty()) return why;
+  if (again.name != info.name || again.categories != info.categories || again.reads != info.reads) {
+    return "it describes itself differently than when it was discovered";
+  }
+  return {};
+}
+
 loupe_status call_analyze(const Model& model, const ExecutionRequest& request,
-                          RunChannel& channel) {
+                          const loupe_plugin_descriptor& descriptor, RunChannel& channel) {
   loupe_analyze_request r{};
   r.struct_size = sizeof(r);
   r.host = &host_services();
@@ -33,193 +44,112 @@ loupe_status call_analyze(const Model& model, const ExecutionRequest& request,
   r.scope = request.scope;
   r.compat = request.compat;
   r.workload = request.workload;
-  return request.plugin->descriptor->analyze(&r);
+  return descriptor.analyze(&r);
 }
 
-// ---- child -> parent wire format: records of (tag byte, u64 length, bytes), ending with 'Z'.
-void append_record(std::string& wire, char tag, std::string_view bytes) {
-  wire.push_back(tag);
-  const std::uint64_t size = bytes.size();
-  wire.append(reinterpret_cast<const char*>(&size), sizeof(size));
-  wire.append(bytes);
-}
-
-std::string encode(loupe_status status, const RunOutput& out) {
+// In the child: open the plugin, analyze, hand everything back.
+void analyze_in_child(const Model& model, const ExecutionRequest& request, int wire_fd) {
+  RunChannel channel(request.plugin->name, wire_fd, request.compat == LOUPE_COMPAT_TRACELENS);
+  PluginLibrary library;
+  if (const std::string why = open_plugin(*request.plugin, library); !why.empty()) {
+    isolation::write_record(wire_fd, WireTag::Error, "the plugin cannot be loaded: " + why);
+    return;
+  }
+  const loupe_status status = call_analyze(model, request, *library.descriptor(), channel);
+  const RunOutput& out = channel.output();
   std::string wire;
-  append_record(wire, 'S', std::to_string(status));
-  if (out.metrics_json) append_record(wire, 'M', *out.metrics_json);
-  if (out.findings_json) append_record(wire, 'F', *out.findings_json);
-  for (const auto& e : out.errors) append_record(wire, 'E', e);
-  append_record(wire, 'Z', "");
-  return wire;
+  isolation::append_record(wire, WireTag::Status, std::to_string(status));
+  if (out.metrics_json) isolation::append_record(wire, WireTag::Metrics, *out.metrics_json);
+  if (out.findings_json) isolation::append_record(wire, WireTag::Findings, *out.findings_json);
+  for (const auto& e : out.errors) isolation::append_record(wire, WireTag::Error, e);
+  isolation::write_bytes(wire_fd, wire);
 }
-
-// Decodes the wire; returns false when it is truncated or malformed.
-bool decode(std::string_view wire, loupe_status& status, RunOutput& out) {
-  bool ended = false;
-  bool has_status = false;
-  while (!wire.empty()) {
-    if (ended || wire.size() < 1 + sizeof(std::uint64_t)) return false;
-    const char tag = wire[0];
-    std::uint64_t size = 0;
-    std::memcpy(&size, wire.data() + 1, sizeof(size));
-    wire.remove_prefix(1 + sizeof(size));
-    if (size > wire.size()) return false;
-    const std::string payload(wire.substr(0, static_cast<size_t>(size)));
-    wire.remove_prefix(static_cast<size_t>(size));
-    switch (tag) {
-      case 'S':
-        status = static_cast<loupe_status>(std::stol(payload));
-        has_status = true;
-        break;
-      case 'M':
-        out.metrics_json = payload;
-        break;
-      case 'F':
-        out.findings_json = payload;
-        break;
-      case 'E':
-        out.errors.push_back(payload);
-        break;
-      case 'Z':
-        ended = true;
-        break;
-      default:
-        return false;
-    }
-  }
-  return ended && has_status;
-}
-
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
-
-[[noreturn]] void run_child(const Model& model, const ExecutionRequest& request, int write_fd) {
-  RunChannel channel(request.plugin->name);
-  const loupe_status status = call_analyze(model, request, channel);
-  const bool ok = write_all(write_fd, encode(status, channel.output()));
-  ::close(write_fd);
-  ::_exit(ok ? 0 : 3);
-}
-
-std::string describe_wait_status(int wait_status) {
-  if (WIFSIGNALED(wait_status)) {
-    const int sig = WTERMSIG(wait_status);
-    const char* name = ::strsignal(sig);
-    return "crashed with signal " + std::to_string(sig) + " (" + (name ? name : "?") + ")";
-  }
-  if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) != 0) {
-    return "exited with code " + std::to_string(WEXITSTATUS(wait_status));
-  }
-  return {};
-}
-
-class Pipe {
- public:
-  Pipe() {
-    if (::pipe(fds_) != 0) fds_[0] = fds_[1] = -1;
-  }
-  Pipe(const Pipe&) = delete;
-  Pipe& operator=(const Pipe&) = delete;
-  ~Pipe() {
-    close_read();
-    close_write();
-  }
-  bool ok() const { return fds_[0] >= 0; }
-  int read_fd() const { return fds_[0]; }
-  int write_fd() const { return fds_[1]; }
-  void close_read() {
-    if (fds_[0] >= 0) ::close(fds_[0]);
-    fds_[0] = -1;
-  }
-  void close_write() {
-    if (fds_[1] >= 0) ::close(fds_[1]);
-    fds_[1] = -1;
-  }
-
- private:
-  int fds_[2] = {-1, -1};
-};
 
 }  // namespace
 
 ExecutionResult execute_in_process(const Model& model, const ExecutionRequest& request) {
   const auto start = Clock::now();
   ExecutionResult result;
-  RunChannel channel(request.plugin->name);
-  result.status = call_analyze(model, request, channel);
-  result.output = std::move(channel.output());
+  RunChannel channel(request.plugin->name, -1, request.compat == LOUPE_COMPAT_TRACELENS);
+  PluginLibrary library;
+  if (const std::string why = open_plugin(*request.plugin, library); !why.empty()) {
+    result.failure = "cannot be loaded: " + why;
+  } else {
+    result.status = call_analyze(model, request, *library.descriptor(), channel);
+    result.output = std::move(channel.output());
+  }
   result.wall_ms = elapsed_ms(start);
   return result;
 }
 
 ExecutionResult execute_isolated(const Model& model, const ExecutionRequest& request,
-                                 std::chrono::milliseconds timeout) {
-  const auto start = Clock::now();
+                                 const IsolationLimits& limits) {
   ExecutionResult result;
-  Pipe pipe;
-  if (!pipe.ok()) {
-    result.failure = std::string("cannot create a pipe: ") + std::strerror(errno);
-    return result;
-  }
-  std::fflush(nullptr);  // do not duplicate buffered output into the child
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    result.failure = std::string("cannot fork: ") + std::strerror(errno);
-    return result;
-  }
-  if (pid == 0) {
-    pipe.close_read();
-    run_child(model, request, pipe.write_fd());
-  }
-  pipe.close_write();
+  isolation::ChildOptions options;
+  options.timeout = limits.timeout;
+  options.limits.memory_mb = limits.memory_mb;
+  options.limits.cpu_seconds =
+      static_cast<std::uint64_t>(std::ceil(static_cast<double>(limits.timeout.count()) / 1000.0));
+  const bool compare_dirs = isolation::landlock_abi() < 1 && !limits.protected_dirs.empty();
+  isolation::DirectorySnapshot before;
+  if (compare_dirs) before = isolation::DirectorySnapshot::take(limits.protected_dirs);
 
-  std::string wire;
-  bool timed_out = false;
-  const auto deadline = start + timeout;
-  char buffer[65536];
-  while (true) {
-    const auto remaining =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (remaining <= 0) {
-      timed_out = true;
-      break;
+  const std::string& name = request.plugin->name;
+  const auto report = isolation::run_in_child(
+      options, [&](int wire_fd) { analyze_in_child(model, request, wire_fd); },
+      [&](const isolation::WireRecord& record) {
+        if (record.payload.empty()) return;
+        log_plugin_line(name, record.payload[0] - '0', std::string_view(record.payload).substr(1));
+      });
+  isolation::log_captured_output(name, report.captured_output);
+  result.wall_ms = report.wall_ms;
+
+  if (compare_dirs) {
+    const auto changes =
+        isolation::DirectorySnapshot::take(limits.protected_dirs).changes_since(before);
+    if (!changes.empty()) {
+      std::string list;
+      for (const auto& c : changes) list += (list.empty() ? "" : ", ") + c;
+      result.failure = "changed files it may not write (" + list +
+                       "); plugins hand their outputs to the host and write nothing themselves";
+      return result;
     }
-    pollfd pfd{pipe.read_fd(), POLLIN, 0};
-    const int ready = ::poll(&pfd, 1, static_cast<int>(std::min<long long>(remaining, 1000)));
-    if (ready < 0 && errno != EINTR) break;
-    if (ready <= 0) continue;
-    const ssize_t n = ::read(pipe.read_fd(), buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;  // EOF: the child closed its end (finished or died)
-    wire.append(buffer, static_cast<size_t>(n));
   }
-  if (timed_out) ::kill(pid, SIGKILL);
-  int wait_status = 0;
-  while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
-  }
-  result.wall_ms = elapsed_ms(start);
-
-  if (timed_out) {
-    result.failure = fmt::format("timed out after {:.1f} s and was killed",
-                                 static_cast<double>(timeout.count()) / 1000.0);
+  if (std::string why = report.failure(options); !why.empty()) {
+    result.failure = std::move(why);
     return result;
   }
-  if (const std::string why = describe_wait_status(wait_status); !why.empty()) {
-    result.failure = why;
-    return result;
+  bool has_status = false;
+  for (const auto& record : report.records) {
+    switch (record.tag) {
+      case WireTag::Status:
+        has_status = true;
+        result.status = static_cast<loupe_status>(std::atoi(record.payload.c_str()));
+        break;
+      case WireTag::Metrics:
+        result.output.metrics_json = record.payload;
+        break;
+      case WireTag::Findings:
+        result.output.findings_json = record.payload;
+        break;
+      case WireTag::Error:
+        result.output.errors.push_back(record.payload);
+        break;
+      default:
+        break;
+    }
   }
-  if (!decode(wire, result.status, result.output)) {
-    result.output = RunOutput{};
+  const bool limited = limits.memory_mb > 0 && isolation::memory_limit_supported();
+  const bool bad_alloc =
+      std::any_of(result.output.errors.begin(), result.output.errors.end(),
+                  [](const std::string& e) { return e.find("bad_alloc") != std::string::npos; });
+  if (limited && (report.out_of_memory || bad_alloc)) {
+    result.output.errors.push_back(
+        fmt::format("the plugin ran out of memory under its limit of {} MB beyond what it inherits "
+                    "(--plugin-memory raises it)",
+                    limits.memory_mb));
+  }
+  if (!has_status && result.output.errors.empty()) {
     result.failure = "ended without handing back complete output";
   }
   return result;

@@ -1,6 +1,7 @@
 #include "loupe/core/run_record.hpp"
 
 #include "loupe/core/atomic_file.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/json_value.hpp"
 
@@ -26,7 +27,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
     pj["path"] = p.path.string();
     pj["version"] = p.version;
     pj["abi"] = std::to_string(p.abi_major) + "." + std::to_string(p.abi_minor);
-    pj["tier"] = tier_name(p.tier);
+    pj["tier"] = to_string(p.tier);
     Json categories = Json::array();
     for (const auto& c : outcome.categories) {
       Json cj = Json::object();
@@ -42,11 +43,40 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
     plugins.push_back(std::move(pj));
   }
   j["plugins"] = std::move(plugins);
+  if (report.discovery != nullptr) {
+    Json found = Json::array();
+    for (const auto& f : report.discovery->found) {
+      Json fj = Json::object();
+      fj["path"] = f.path.string();
+      fj["origin"] = to_string(f.origin);
+      fj["state"] = to_string(f.state);
+      if (!f.name.empty()) fj["name"] = f.name;
+      if (!f.reason.empty()) fj["reason"] = f.reason;
+      if (!f.shadowed_by.empty()) fj["shadowed_by"] = f.shadowed_by;
+      found.push_back(std::move(fj));
+    }
+    j["plugin_files"] = std::move(found);
+  }
   Json unhandled = Json::array();
   for (const auto& u : report.unhandled) unhandled.push_back(u);
   j["unhandled_categories"] = std::move(unhandled);
   j["status"] = report.any_error() ? "ERROR" : "OK";
-  return dump_python_json(j, 2, false) + "\n";
+  Json outputs = Json::object();
+  Json prepared = Json::array();
+  for (const auto& f : options.prepared_files) prepared.push_back(f);
+  Json analysis = Json::array();
+  for (const auto& outcome : report.plugins) {
+    for (const auto& c : outcome.categories) {
+      if (!c.metrics_path.empty()) analysis.push_back(c.metrics_path);
+      if (!c.findings_path.empty()) analysis.push_back(c.findings_path);
+    }
+  }
+  analysis.push_back("loupe_run.json");
+  outputs["prepared"] = std::move(prepared);
+  outputs["analysis"] = std::move(analysis);
+  j["outputs"] = std::move(outputs);
+  // Paths, plugin messages and names from a trace may hold bytes that are not UTF-8.
+  return replace_invalid_utf8(dump_python_json(j, 2, false)) + "\n";
 }
 
 void write_run_record(const std::filesystem::path& output_dir, const Model& model,

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,6 +40,40 @@ inline const char* to_string(Style s) {
       return "fusion";
   }
   return "system";
+}
+
+// ---- Text that must render as one inline line ---------------------------------------------
+// The renderer refuses free text that could create markdown structure (docs/findings-schema.md,
+// "Text rules"): line breaks in one-line fields, "## Recommendations" / "## Detailed Analysis",
+// HTML comment markers, and lines starting with '#'. inline_text() turns any message into text
+// that passes those rules (line breaks become spaces, the markers are dropped, leading '#' are
+// removed); table_cell() also replaces '|'. Use them for text that comes from elsewhere (error
+// messages, names from a trace).
+inline std::string inline_text(std::string_view text) {
+  std::string out(text);
+  for (auto& c : out) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  for (const std::string_view bad :
+       {std::string_view("<!--"), std::string_view("-->"), std::string_view("## Recommendations"),
+        std::string_view("## Detailed Analysis")}) {
+    for (size_t pos = out.find(bad); pos != std::string::npos; pos = out.find(bad, pos)) {
+      // Keep the words of a section name, drop what makes it a heading or a comment marker.
+      const bool heading = bad.front() == '#';
+      out.erase(pos, heading ? 3 : bad.size());
+    }
+  }
+  const size_t first = out.find_first_not_of("# ");
+  if (!out.empty() && out.front() == '#')
+    out.erase(0, first == std::string::npos ? out.size() : first);
+  return out;
+}
+inline std::string table_cell(std::string_view text) {
+  std::string out = inline_text(text);
+  for (auto& c : out) {
+    if (c == '|') c = '/';
+  }
+  return out;
 }
 
 // ---- Blocks: the content of free-form sections and of Data parts ---------------------------

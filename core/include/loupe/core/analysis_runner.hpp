@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -13,7 +14,8 @@
 
 namespace loupe::core {
 
-// The request cannot be planned (unknown --only category, dependency cycle, no manifest...).
+// The request cannot be planned (unknown --only category, dependency cycle, no manifest, a
+// manifest of the wrong shape...).
 class PlanError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -27,6 +29,8 @@ struct AnalyzeOptions {
   std::vector<std::string> only;  // categories forced by --only (empty: the manifest's)
   bool isolate = true;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  std::uint64_t memory_mb = 4096;  // per plugin child, beyond what it inherits; 0: no limit
+  std::vector<std::string> prepared_files;  // what --trace wrote before (recorded as outputs)
 };
 
 struct CategoryOutcome {
@@ -39,11 +43,12 @@ struct CategoryOutcome {
 };
 
 struct PluginOutcome {
-  const LoadedPlugin* plugin = nullptr;
+  const PluginInfo* plugin = nullptr;
   std::vector<CategoryOutcome> categories;
 };
 
 struct AnalyzeReport {
+  const PluginSet* discovery = nullptr;  // every plugin file found, for loupe_run.json
   std::string scope;
   std::vector<PluginOutcome> plugins;  // in execution order
   std::vector<std::string> unhandled;  // manifest categories no plugin handles
@@ -52,12 +57,16 @@ struct AnalyzeReport {
 
 // The plugins to run, in dependency order, each with the categories it should analyze.
 struct PlannedRun {
-  const LoadedPlugin* plugin = nullptr;
+  const PluginInfo* plugin = nullptr;
   std::vector<std::string> categories;
 };
 std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
                                   const std::vector<std::string>& only,
                                   std::vector<std::string>& unhandled);
+
+// The categories the manifest lists, in order. Throws PlanError, naming the problem, for a
+// missing manifest or one of the wrong shape.
+std::vector<std::string> manifest_categories(const Model& model);
 
 // Runs the plan. Each finished category's metrics become visible to later plugins as model
 // document "category_data/<cat>_metrics.json". Throws PlanError for an impossible request.

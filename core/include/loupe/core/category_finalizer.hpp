@@ -20,7 +20,7 @@ struct FinalizeOptions {
 // Writes <out>/category_data/<cat>_metrics.json and the findings file, and publishes the
 // metrics to the model for later plugins. Never throws for plugin problems; a failure to write
 // an output file is reported as ERROR too.
-CategoryOutcome finalize_category(Model& model, const LoadedPlugin& plugin,
+CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
                                   const std::string& category, const ExecutionResult& result,
                                   const FinalizeOptions& options);
 

@@ -1,9 +1,12 @@
-// Running one plugin on one category: in-process, or in a forked child that shares the loaded
-// model copy-on-write and cannot take the host down with it.
+// Running one plugin on one category: in a sandboxed child that shares the loaded model
+// copy-on-write and cannot take the host down with it, or in process for debugging.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include "loupe/core/host_services.hpp"
 #include "loupe/core/model.hpp"
@@ -12,26 +15,35 @@
 namespace loupe::core {
 
 struct ExecutionRequest {
-  const LoadedPlugin* plugin = nullptr;
+  const PluginInfo* plugin = nullptr;
   std::string category;
   int32_t scope = LOUPE_SCOPE_STANDALONE;
   int32_t compat = LOUPE_COMPAT_NONE;
   int32_t workload = LOUPE_WORKLOAD_UNKNOWN;
 };
 
+struct IsolationLimits {
+  std::chrono::milliseconds timeout{std::chrono::minutes(5)};
+  std::uint64_t memory_mb = 0;  // address space a child may add to what it inherits; 0: none
+  // Directories a child must leave alone; compared before and after each run where the kernel
+  // has no Landlock to forbid the writes (isolation/directory_snapshot.hpp).
+  std::vector<std::filesystem::path> protected_dirs;
+};
+
 struct ExecutionResult {
   loupe_status status = LOUPE_ERROR;  // what analyze() returned
   RunOutput output;                   // what it emitted
-  std::string failure;                // crash, timeout, exit or protocol problem; empty if none
+  std::string failure;                // crash, timeout, limit, tampering or protocol problem
   double wall_ms = 0.0;
 };
 
 // Calls analyze() in this process. A crash takes the host down: for debugging only.
 ExecutionResult execute_in_process(const Model& model, const ExecutionRequest& request);
 
-// Calls analyze() in a forked child with a deadline. Crashes, aborts, hangs (killed after the
-// timeout), unexpected exits and truncated output become `failure`.
+// Opens the plugin and calls analyze() in a forked, sandboxed child with a deadline. Crashes,
+// aborts, hangs (killed after the timeout), limits hit, unexpected exits, files changed and
+// truncated output become `failure`.
 ExecutionResult execute_isolated(const Model& model, const ExecutionRequest& request,
-                                 std::chrono::milliseconds timeout);
+                                 const IsolationLimits& limits);
 
 }  // namespace loupe::core

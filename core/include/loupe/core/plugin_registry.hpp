@@ -1,60 +1,91 @@
-// Finding, loading and vetting analyzer plugins.
+// Finding and vetting analyzer plugins. The host never runs plugin code itself: each file is
+// opened and its descriptor read in a sandboxed child (plugin_probe), and only the checked,
+// copied description comes back. Analysis children open the library again for each run.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "loupe/abi.h"
-
-namespace boost::dll {
-class shared_library;
-}
+#include "loupe/plugin.hpp"
 
 namespace loupe::core {
 
-// A plugin that passed every check. Keeps its library loaded while any copy is alive.
-struct LoadedPlugin {
+// Where a search directory came from. Earlier origins take precedence (docs/plugin-abi.md,
+// "Discovery and precedence").
+enum class SearchOrigin { Bundled, Explicit, Environment };
+
+struct SearchDir {
   std::filesystem::path path;
-  std::shared_ptr<boost::dll::shared_library> library;
-  const loupe_plugin_descriptor* descriptor = nullptr;  // owned by the library
+  SearchOrigin origin = SearchOrigin::Explicit;
+};
+
+// A plugin whose descriptor passed every check, as the host copied it.
+struct PluginInfo {
+  std::filesystem::path path;
+  SearchOrigin origin = SearchOrigin::Explicit;
   std::string name;
   std::string version;
   std::string description;
-  int32_t tier = LOUPE_TIER_SYSTEM;
+  Tier tier = Tier::System;
   std::uint32_t abi_major = 0;
   std::uint32_t abi_minor = 0;
+  std::uint32_t required_host_minor = 0;
   std::vector<std::string> categories;
   std::vector<std::string> reads;
 };
 
-struct RejectedPlugin {
+enum class PluginState {
+  Loaded,    // will run
+  Rejected,  // could not be used (see reason)
+  Shadowed,  // valid, but its name or a category belongs to a plugin found earlier
+};
+
+// One file of the search path and what became of it.
+struct FoundPlugin {
   std::filesystem::path path;
-  std::string reason;
+  SearchOrigin origin = SearchOrigin::Explicit;
+  PluginState state = PluginState::Rejected;
+  std::string name;         // when the descriptor could be read
+  std::string reason;       // for Rejected and Shadowed
+  std::string shadowed_by;  // for Shadowed: the plugin that keeps the name/category
 };
 
 struct PluginSet {
-  std::vector<LoadedPlugin> plugins;  // in discovery order
-  std::vector<RejectedPlugin> rejected;
+  std::vector<PluginInfo> plugins;                  // the Loaded ones, in precedence order
+  std::vector<FoundPlugin> found;                   // every file looked at, in search order
+  std::vector<std::filesystem::path> missing_dirs;  // explicit or $LOUPE_PLUGIN_PATH dirs absent
 
   // The plugin that handles a category, or nullptr.
-  const LoadedPlugin* find_by_category(const std::string& category) const;
+  const PluginInfo* find_by_category(const std::string& category) const;
+  std::size_t count(PluginState state) const;
 };
 
-// Directories to search, in order: the explicit ones, then $LOUPE_PLUGIN_PATH (':'-separated),
-// then <directory of the running executable>/../lib/loupe/plugins.
-std::vector<std::filesystem::path> plugin_search_path(
-    const std::vector<std::filesystem::path>& explicit_dirs);
+struct DiscoveryOptions {
+  bool isolate = true;  // probe each file in a sandboxed child (false: in this process)
+  std::chrono::milliseconds timeout{std::chrono::seconds(10)};  // per file
+};
 
-// Loads every shared library (*.so, *.dylib, *.dll) found directly in the directories, sorted
-// by file name within each directory. Never throws for a bad plugin: each problem becomes a
-// RejectedPlugin with a reason (not a shared library, no entry symbol, entry returned NULL,
-// ABI major mismatch, needs newer host services, malformed descriptor, category already
-// claimed by another plugin, same plugin name loaded twice).
-PluginSet discover_plugins(const std::vector<std::filesystem::path>& dirs);
+// Directories to search, in precedence order: the bundled plugins next to the executable
+// (<exe>/../<libdir>/loupe/plugins, and <exe>/../lib/loupe/plugins), then the explicit ones in
+// the order given, then $LOUPE_PLUGIN_PATH (':'-separated).
+std::vector<SearchDir> plugin_search_path(const std::vector<std::filesystem::path>& explicit_dirs);
 
-std::string tier_name(int32_t tier);
+// Probes every shared library (*.so) found directly in the directories, sorted by file name
+// within each directory. Never throws and never runs plugin code in this process (unless
+// options.isolate is false): a file that is not a plugin, crashes, hangs, or describes itself
+// wrongly becomes a Rejected entry with the reason; one whose name or category was taken by an
+// earlier plugin becomes Shadowed.
+PluginSet discover_plugins(const std::vector<SearchDir>& dirs,
+                           const DiscoveryOptions& options = {});
+// The same with every directory taken as explicit (tests).
+PluginSet discover_plugins(const std::vector<std::filesystem::path>& dirs,
+                           const DiscoveryOptions& options = {});
+
+const char* to_string(PluginState state);
+const char* to_string(SearchOrigin origin);
+const char* to_string(Tier tier);
 
 }  // namespace loupe::core

@@ -1,0 +1,199 @@
+#include "plugin_probe.hpp"
+
+#include <cstring>
+
+#include <rapidjson/document.h>
+
+#include "../isolation/child_process.hpp"
+#include "loupe/json_value.hpp"
+#include "plugin_library.hpp"
+
+namespace loupe::core {
+
+namespace {
+
+// A C string from the descriptor, read at most `limit` + 1 bytes far.
+bool bounded_string(const char* text, std::size_t limit, std::string& out) {
+  if (text == nullptr) return false;
+  const std::size_t length = ::strnlen(text, limit + 1);
+  if (length > limit) return false;
+  out.assign(text, length);
+  return true;
+}
+
+std::string name_list(const char* const* items, std::size_t count, const char* what,
+                      std::vector<std::string>& out) {
+  if (count > kMaxCategories) {
+    return "descriptor declares " + std::to_string(count) + " " + what + " (at most " +
+           std::to_string(kMaxCategories) + ")";
+  }
+  if (count > 0 && items == nullptr) return std::string("descriptor has a NULL ") + what + " list";
+  for (std::size_t i = 0; i < count; ++i) {
+    std::string name;
+    if (!bounded_string(items[i], kMaxNameLength, name) || !is_safe_name(name)) {
+      return std::string("descriptor has an invalid ") + what +
+             " name (1-64 characters of A-Z a-z 0-9 _ -, starting with a letter or digit)";
+    }
+    out.push_back(std::move(name));
+  }
+  return {};
+}
+
+std::string encode_info(const PluginInfo& info) {
+  Json j = Json::object();
+  j["name"] = info.name;
+  j["version"] = info.version;
+  j["description"] = info.description;
+  j["tier"] = static_cast<std::int64_t>(info.tier);
+  j["abi_major"] = static_cast<std::int64_t>(info.abi_major);
+  j["abi_minor"] = static_cast<std::int64_t>(info.abi_minor);
+  j["required_host_minor"] = static_cast<std::int64_t>(info.required_host_minor);
+  Json categories = Json::array();
+  for (const auto& c : info.categories) categories.push_back(c);
+  j["categories"] = std::move(categories);
+  Json reads = Json::array();
+  for (const auto& r : info.reads) reads.push_back(r);
+  j["reads"] = std::move(reads);
+  return dump_python_json(j, -1, false);
+}
+
+std::optional<PluginInfo> decode_info(std::string_view text) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  PluginInfo info;
+  auto string_field = [&](const char* key, std::string& out) {
+    const auto it = doc.FindMember(key);
+    if (it == doc.MemberEnd() || !it->value.IsString()) return false;
+    out = it->value.GetString();
+    return true;
+  };
+  auto uint_field = [&](const char* key, std::uint32_t& out) {
+    const auto it = doc.FindMember(key);
+    if (it == doc.MemberEnd() || !it->value.IsUint()) return false;
+    out = it->value.GetUint();
+    return true;
+  };
+  auto list_field = [&](const char* key, std::vector<std::string>& out) {
+    const auto it = doc.FindMember(key);
+    if (it == doc.MemberEnd() || !it->value.IsArray()) return false;
+    for (const auto& v : it->value.GetArray()) {
+      if (!v.IsString()) return false;
+      out.emplace_back(v.GetString());
+    }
+    return true;
+  };
+  std::uint32_t tier = 0;
+  if (!string_field("name", info.name) || !string_field("version", info.version) ||
+      !string_field("description", info.description) || !uint_field("tier", tier) ||
+      !uint_field("abi_major", info.abi_major) || !uint_field("abi_minor", info.abi_minor) ||
+      !uint_field("required_host_minor", info.required_host_minor) ||
+      !list_field("categories", info.categories) || !list_field("reads", info.reads)) {
+    return std::nullopt;
+  }
+  info.tier = static_cast<Tier>(tier);
+  return info;
+}
+
+// In a child: open, read, check; hand back the info or the reason.
+void probe_in_child(const std::filesystem::path& path, int wire_fd) {
+  PluginLibrary library;
+  std::string reason = library.open(path);
+  PluginInfo info;
+  if (reason.empty()) reason = check_descriptor(library.descriptor(), info);
+  if (!reason.empty()) {
+    isolation::write_record(wire_fd, isolation::WireTag::Error, reason);
+    return;
+  }
+  isolation::write_record(wire_fd, isolation::WireTag::PluginInfo, encode_info(info));
+}
+
+}  // namespace
+
+bool is_safe_name(std::string_view name) {
+  if (name.empty() || name.size() > kMaxNameLength) return false;
+  auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (!alnum(name.front())) return false;
+  for (const char c : name) {
+    if (!alnum(c) && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
+std::string check_descriptor(const loupe_plugin_descriptor* d, PluginInfo& out) {
+  if (d == nullptr) return "entry point returned NULL (the plugin refused this host)";
+  if (d->struct_size < offsetof(loupe_plugin_descriptor, analyze) + sizeof(d->analyze)) {
+    return "descriptor too small (" + std::to_string(d->struct_size) + " bytes)";
+  }
+  if (d->abi_major != LOUPE_ABI_MAJOR) {
+    return "ABI major " + std::to_string(d->abi_major) + " does not match host ABI major " +
+           std::to_string(LOUPE_ABI_MAJOR);
+  }
+  if (d->required_host_minor > LOUPE_ABI_MINOR) {
+    return "needs host services of ABI 1." + std::to_string(d->required_host_minor) +
+           " but this host provides 1." + std::to_string(LOUPE_ABI_MINOR);
+  }
+  if (d->name == nullptr || d->name[0] == '\0') return "descriptor has no name";
+  if (!bounded_string(d->name, kMaxNameLength, out.name) || !is_safe_name(out.name)) {
+    return "descriptor has an invalid plugin name (1-64 characters of A-Z a-z 0-9 _ -, starting "
+           "with a letter or digit)";
+  }
+  if (d->version != nullptr && !bounded_string(d->version, kMaxVersionLength, out.version)) {
+    return "descriptor version is longer than " + std::to_string(kMaxVersionLength) + " bytes";
+  }
+  if (d->description != nullptr &&
+      !bounded_string(d->description, kMaxDescriptionLength, out.description)) {
+    return "descriptor description is longer than " + std::to_string(kMaxDescriptionLength) +
+           " bytes";
+  }
+  if (d->analyze == nullptr) return "descriptor has no analyze function";
+  if (d->tier != LOUPE_TIER_SYSTEM && d->tier != LOUPE_TIER_COMPUTE) {
+    return "descriptor has an unknown tier " + std::to_string(d->tier);
+  }
+  out.tier = static_cast<Tier>(d->tier);
+  if (auto why = name_list(d->categories, d->category_count, "category", out.categories);
+      !why.empty()) {
+    return why;
+  }
+  if (out.categories.empty()) return "descriptor declares no category";
+  if (auto why = name_list(d->reads, d->read_count, "reads", out.reads); !why.empty()) return why;
+  out.abi_major = d->abi_major;
+  out.abi_minor = d->abi_minor;
+  out.required_host_minor = d->required_host_minor;
+  return {};
+}
+
+ProbeOutcome probe_plugin(const std::filesystem::path& path, bool isolate,
+                          std::chrono::milliseconds timeout) {
+  ProbeOutcome outcome;
+  if (!isolate) {
+    PluginLibrary library;
+    outcome.reason = library.open(path);
+    PluginInfo info;
+    if (outcome.reason.empty()) outcome.reason = check_descriptor(library.descriptor(), info);
+    if (outcome.reason.empty()) outcome.info = std::move(info);
+    return outcome;
+  }
+  isolation::ChildOptions options;
+  options.timeout = timeout;
+  const auto report =
+      isolation::run_in_child(options, [&](int wire_fd) { probe_in_child(path, wire_fd); }, {});
+  isolation::log_captured_output(path.filename().string(), report.captured_output);
+  if (const std::string why = report.failure(options); !why.empty()) {
+    outcome.reason = "the plugin " + why + " while being loaded";
+    return outcome;
+  }
+  for (const auto& record : report.records) {
+    if (record.tag == isolation::WireTag::Error) {
+      outcome.reason = record.payload;
+      return outcome;
+    }
+    if (record.tag == isolation::WireTag::PluginInfo) outcome.info = decode_info(record.payload);
+  }
+  if (!outcome.info) outcome.reason = "the probe handed back no usable description";
+  return outcome;
+}
+
+}  // namespace loupe::core

@@ -1,0 +1,37 @@
+// Reading a plugin's descriptor, checking it, and copying it into a PluginInfo, either in a
+// sandboxed child (the default) or in this process (--no-isolate debugging).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "loupe/core/plugin_registry.hpp"
+
+namespace loupe::core {
+
+// Limits on what a descriptor may declare (docs/plugin-abi.md, "Limits").
+inline constexpr std::size_t kMaxNameLength = 64;
+inline constexpr std::size_t kMaxVersionLength = 64;
+inline constexpr std::size_t kMaxDescriptionLength = 512;
+inline constexpr std::size_t kMaxCategories = 64;
+
+// Plugin and category names: 1-64 characters of [A-Za-z0-9_-], starting with a letter or digit.
+// They become file names under -o, so nothing else is allowed.
+bool is_safe_name(std::string_view name);
+
+// Checks a descriptor (which may be garbage: call this only in a child unless debugging) and
+// copies it into `out`. Returns "" or the reason for rejecting the plugin.
+std::string check_descriptor(const loupe_plugin_descriptor* descriptor, PluginInfo& out);
+
+struct ProbeOutcome {
+  std::optional<PluginInfo> info;  // set when the plugin is usable
+  std::string reason;              // why not, otherwise
+};
+
+ProbeOutcome probe_plugin(const std::filesystem::path& path, bool isolate,
+                          std::chrono::milliseconds timeout);
+
+}  // namespace loupe::core

@@ -1,0 +1,228 @@
+// `loupe analyze` against plugins that misbehave on purpose: at load time (crash, hang, garbage
+// descriptor, unsafe names) and at analysis time (writing files, leaving grandchildren, using
+// too much memory, emitting documents the host must refuse, printing control characters).
+// Every case leaves the host running, a loupe_run.json, the good plugin's outputs as a clean run
+// writes them, nothing outside -o, and the bad category ERROR in every file that mentions it.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "cli_runner.hpp"
+#include "loupe/core/model.hpp"
+
+namespace fs = std::filesystem;
+using loupe::test::read_text;
+using loupe::test::run_loupe;
+using loupe::test::run_process;
+using loupe::test::TempDir;
+
+namespace {
+
+void write_manifest(const fs::path& dir, const std::vector<std::string>& categories) {
+  std::string list;
+  for (const auto& c : categories) {
+    list += std::string(list.empty() ? "" : ", ") + R"({"name": ")" + c + R"(", "tier": "system"})";
+  }
+  loupe::test::write_text(
+      dir / "category_data" / "category_manifest.json",
+      R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [)" + list + "]}");
+}
+
+std::vector<std::string> analyze_args(const fs::path& in, const fs::path& out,
+                                      const std::vector<std::string>& cases,
+                                      std::vector<std::string> extra = {}) {
+  std::vector<std::string> args = {"analyze", in.string(),        "-o", out.string(),
+                                   "-q",      "--plugin-timeout", "2"};
+  for (const auto& c : cases) {
+    args.emplace_back("--plugin-dir");
+    args.push_back((loupe::test::test_plugin_dir() / c).string());
+  }
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+const rapidjson::Value* category_record(const rapidjson::Document& run, const std::string& cat) {
+  for (const auto& plugin : run["plugins"].GetArray()) {
+    for (const auto& c : plugin["categories"].GetArray()) {
+      if (cat == c["category"].GetString()) return &c;
+    }
+  }
+  return nullptr;
+}
+
+// The run record's status and message for a category, and both files say the same.
+void check_error_everywhere(const fs::path& out, const std::string& category,
+                            const std::string& reason,
+                            const char* findings_dir = "system_findings") {
+  const auto run = loupe::core::parse_json_document(read_text(out / "loupe_run.json"));
+  const auto* rec = category_record(*run, category);
+  REQUIRE(rec != nullptr);
+  CHECK(std::string((*rec)["status"].GetString()) == "ERROR");
+  CHECK_THAT(std::string((*rec)["message"].GetString()), Catch::Contains(reason));
+  const auto metrics = loupe::core::parse_json_document(
+      read_text(out / "category_data" / (category + "_metrics.json")));
+  CHECK(std::string((*metrics)["status"].GetString()) == "ERROR");
+  const std::string md = read_text(out / findings_dir / (category + "_findings.md"));
+  CHECK_THAT(md, Catch::Contains("**Status**: ERROR"));
+}
+
+std::string clean_good_findings() {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good"});
+  REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"good"})).exit_code == 0);
+  return read_text(out.path() / "system_findings" / "test_good_findings.md");
+}
+
+bool landlock_disabled() { return std::getenv("LOUPE_NO_LANDLOCK") != nullptr; }
+
+}  // namespace
+
+TEST_CASE("plugins that crash, hang or lie while loading are recorded rejections", "[hostile]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good"});
+  const std::vector<std::string> bad = {"entry_segfaults", "constructor_segfaults",
+                                        "entry_is_data",   "garbage_descriptor",
+                                        "entry_hangs",     "escaping_category"};
+  std::vector<std::string> cases = {"good"};
+  cases.insert(cases.end(), bad.begin(), bad.end());
+  const auto start = std::chrono::steady_clock::now();
+  const auto r = run_loupe(analyze_args(in.path(), out.path(), cases));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
+  CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") ==
+        clean_good_findings());
+  const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
+  std::size_t rejected = 0;
+  for (const auto& f : (*run)["plugin_files"].GetArray()) {
+    if (std::string(f["state"].GetString()) == "rejected") {
+      ++rejected;
+      CHECK(f.HasMember("reason"));
+    }
+  }
+  CHECK(rejected == bad.size());
+  CHECK_THAT(r.out, Catch::Contains("plugin files not used: 6 rejected, 0 shadowed"));
+
+  // --strict refuses to start, before writing anything.
+  TempDir out2;
+  const auto strict = run_loupe(analyze_args(in.path(), out2.path(), cases, {"--strict"}));
+  CHECK(strict.exit_code == 2);
+  CHECK_THAT(strict.err, Catch::Contains("--strict"));
+  CHECK_FALSE(fs::exists(out2.path() / "loupe_run.json"));
+}
+
+TEST_CASE("unsafe names never become paths; a missing --plugin-dir is an error", "[hostile]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good"});
+  auto r = run_loupe(analyze_args(in.path(), out.path(), {"good", "escaping_category"},
+                                  {"--only", "../../ESCAPED"}));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("'../../ESCAPED' is not a category name") ||
+                        Catch::Contains("--only ../../ESCAPED"));
+  CHECK_FALSE(fs::exists(out.path().parent_path() / "ESCAPED_metrics.json"));
+  CHECK_FALSE(fs::exists(out.path().parent_path().parent_path() / "ESCAPED_findings.md"));
+
+  write_manifest(in.path(), {"../../ESCAPED"});
+  r = run_loupe(analyze_args(in.path(), out.path(), {"good"}));
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("categories[0] is not an object with a valid \"name\""));
+
+  r = run_loupe({"analyze", in.path().string(), "-o", out.path().string(), "--plugin-dir",
+                 (in.path() / "no_such_plugins").string()});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no_such_plugins does not exist"));
+}
+
+TEST_CASE("a plugin child cannot change files: Landlock refuses, the fallback detects",
+          "[hostile]") {
+  TempDir in, out, elsewhere;
+  write_manifest(in.path(), {"test_good", "test_writes"});
+  const fs::path outside = elsewhere.path() / "planted.txt";
+  auto r = run_process(loupe::test::loupe_exe(),
+                       analyze_args(in.path(), out.path(), {"good", "writes_files"}),
+                       {"LOUPE_TEST_WRITE_PATH=" + outside.string()});
+  INFO(r.out << r.err);
+  if (!landlock_disabled()) {
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(fs::exists(outside));
+    const auto metrics = loupe::core::parse_json_document(
+        read_text(out.path() / "category_data" / "test_writes_metrics.json"));
+    CHECK_FALSE((*metrics)["write_succeeded"].GetBool());
+  }
+  // Without Landlock, a write into the output directory is found by comparing the directories.
+  TempDir out2;
+  const fs::path target = out2.path() / "system_findings" / "test_good_findings.md";
+  r = run_process(loupe::test::loupe_exe(),
+                  analyze_args(in.path(), out2.path(), {"good", "writes_files"}),
+                  {"LOUPE_TEST_WRITE_PATH=" + target.string(), "LOUPE_NO_LANDLOCK=1"});
+  CHECK(r.exit_code == 1);
+  check_error_everywhere(out2.path(), "test_writes", "changed files it may not write");
+  CHECK_THAT(read_text(out2.path() / "loupe_run.json"),
+             Catch::Contains("test_good_findings.md (modified)"));
+}
+
+TEST_CASE("no grandchild outlives its plugin run", "[hostile]") {
+  TempDir in, out, elsewhere;
+  write_manifest(in.path(), {"test_grandchild"});
+  const fs::path late = elsewhere.path() / "late.txt";
+  // Without Landlock, only the host's cleanup stands between the grandchild and the file.
+  const auto r =
+      run_process(loupe::test::loupe_exe(), analyze_args(in.path(), out.path(), {"grandchild"}),
+                  {"LOUPE_TEST_WRITE_PATH=" + late.string(), "LOUPE_NO_LANDLOCK=1"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(3000));
+  CHECK_FALSE(fs::exists(late));
+}
+
+TEST_CASE("a plugin over its memory limit ends ERROR saying so", "[hostile]") {
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("SKIPPED: address-space limits do not apply under AddressSanitizer");
+#else
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good", "test_memory_hog"});
+  const auto r = run_loupe(
+      analyze_args(in.path(), out.path(), {"good", "memory_hog"}, {"--plugin-memory", "256"}));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  check_error_everywhere(out.path(), "test_memory_hog",
+                         "ran out of memory under its limit of 256 MB");
+  CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") ==
+        clean_good_findings());
+#endif
+}
+
+TEST_CASE("documents the host must refuse end ERROR with a message naming the problem",
+          "[hostile]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good", "test_nul_metrics", "test_empty_title",
+                             "test_wrong_category", "test_heading_text"});
+  const auto r = run_loupe(analyze_args(
+      in.path(), out.path(),
+      {"good", "nul_metrics", "empty_title", "wrong_category", "heading_text"},
+      {"--only",
+       "test_good,test_nul_metrics,test_empty_title,test_wrong_category,test_heading_text"}));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  check_error_everywhere(out.path(), "test_nul_metrics", "contains a NUL byte at offset");
+  check_error_everywhere(out.path(), "test_empty_title", "empty title");
+  check_error_everywhere(out.path(), "test_wrong_category", "for category 'kernel_fusion'");
+  check_error_everywhere(out.path(), "test_heading_text", "findings could not be rendered",
+                         "category_findings");
+  CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") ==
+        clean_good_findings());
+  CHECK_FALSE(fs::exists(out.path() / "system_findings" / "kernel_fusion_findings.md"));
+}
+
+TEST_CASE("plugin output reaches the terminal escaped", "[hostile]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_noisy"});
+  const auto r = run_loupe({"analyze", in.path().string(), "-o", out.path().string(),
+                            "--plugin-dir", (loupe::test::test_plugin_dir() / "noisy").string()});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("[test_noisy output] raw \\x1b[31mred\\x1b[0m output"));
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(r.out.find('\x1b') == std::string::npos);
+}
