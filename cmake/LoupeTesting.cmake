@@ -19,11 +19,36 @@ target_compile_definitions(loupe_test_main PRIVATE
 
 # loupe_add_test(NAME SOURCES a.cpp b.cpp LIBS x y [NEEDS_CLI])
 # NEEDS_CLI: the test runs the loupe executable and the bundled plugins, so build them first.
+#
+# Test cases tagged [pack] need the reference pack (../shared). They run as their own ctest entry
+# (NAME when every case of the binary is tagged, else NAME_pack beside NAME for the others), which
+# ctest reports as skipped, not passed, when the pack is absent: the test main exits with 77
+# (tests/support/catch_main.cpp).
 function(loupe_add_test name)
   cmake_parse_arguments(ARG "NEEDS_CLI" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE loupe_test_main loupe_warnings ${ARG_LIBS})
-  add_test(NAME ${name} COMMAND ${name})
+  set(cases 0)
+  set(pack_cases 0)
+  foreach(source IN LISTS ARG_SOURCES)
+    file(READ ${CMAKE_CURRENT_SOURCE_DIR}/${source} text)
+    string(REGEX MATCHALL "TEST_CASE\\(" found "${text}")
+    list(LENGTH found n)
+    math(EXPR cases "${cases} + ${n}")
+    string(REGEX MATCHALL "\\[pack\\]\"" found "${text}")
+    list(LENGTH found n)
+    math(EXPR pack_cases "${pack_cases} + ${n}")
+  endforeach()
+  if(pack_cases EQUAL 0)
+    add_test(NAME ${name} COMMAND ${name})
+  elseif(pack_cases EQUAL cases)
+    add_test(NAME ${name} COMMAND ${name} --loupe-needs-pack "[pack]")
+    set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
+  else()
+    add_test(NAME ${name} COMMAND ${name} "~[pack]")
+    add_test(NAME ${name}_pack COMMAND ${name} --loupe-needs-pack "[pack]")
+    set_tests_properties(${name}_pack PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
   if(ARG_NEEDS_CLI)
     add_dependencies(${name} loupe)
     if(TARGET loupe_all_plugins)

@@ -81,7 +81,7 @@ TEST_CASE("a missing or non-directory input is an InputError", "[model]") {
   CHECK_THROWS_AS(load_analysis_directory(tmp.path() / "file"), loupe::core::InputError);
 }
 
-TEST_CASE("every reference directory of the pack loads without errors", "[model][shared]") {
+TEST_CASE("every reference directory of the pack loads without errors", "[model][shared][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   size_t dirs = 0;
   for (const auto& entry : fs::directory_iterator(shared / "data" / "reference")) {

@@ -94,7 +94,7 @@ TEST_CASE("loupe analyze --trace2 usage and input errors", "[trace][cli]") {
 }
 
 TEST_CASE("loupe analyze --trace --trace2 reproduces TraceLens's comparative metrics",
-          "[trace][cli][reference]") {
+          "[trace][cli][reference][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   std::size_t compared = 0;
   for (const char* pair : {"test01_moe_fused_vs_unfused", "test02_attention_both_unfused",

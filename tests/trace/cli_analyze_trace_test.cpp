@@ -127,7 +127,7 @@ TEST_CASE("loupe analyze --trace usage and input errors", "[trace][cli]") {
 }
 
 TEST_CASE("loupe analyze --trace on a real trace reproduces TraceLens's multi-kernel metrics",
-          "[trace][cli][reference]") {
+          "[trace][cli][reference][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   loupe::test::TempDir tmp;
   const fs::path trace = shared / "data/traces/mi300/resnet_act_checkpoint.json.gz";

@@ -61,7 +61,8 @@ TEST_CASE("loupe inspect fails cleanly on malformed files, naming the byte offse
   CHECK_THAT(g.err, Catch::Contains("truncated gzip"));
 }
 
-TEST_CASE("loupe inspect works on every trace of the reference pack", "[trace][cli][reference]") {
+TEST_CASE("loupe inspect works on every trace of the reference pack",
+          "[trace][cli][reference][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   std::size_t traces = 0;
   for (const auto& entry : fs::recursive_directory_iterator(shared / "data" / "traces")) {
@@ -81,7 +82,7 @@ TEST_CASE("loupe inspect works on every trace of the reference pack", "[trace][c
   CHECK(traces >= 33);
 }
 
-TEST_CASE("loupe inspect on h100 Qwen: real numbers", "[trace][cli][reference]") {
+TEST_CASE("loupe inspect on h100 Qwen: real numbers", "[trace][cli][reference][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const auto r = run_loupe(
       {"inspect", (shared / "data/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz").string(),

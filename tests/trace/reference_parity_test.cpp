@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace tr = loupe::core::trace;
 
 TEST_CASE("gpu_timeline.csv is byte-identical to TraceLens's for every reference run",
-          "[trace][reference]") {
+          "[trace][reference][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const auto runs = loupe::test::reference_runs(shared);
   REQUIRE(runs.size() >= 36);
@@ -50,7 +50,7 @@ TEST_CASE("gpu_timeline.csv is byte-identical to TraceLens's for every reference
 }
 
 TEST_CASE("tree aggregates equal TraceLens's on the real traces (ref_tree_compare)",
-          "[trace][reference]") {
+          "[trace][reference][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   std::ifstream in(shared / "data" / "golden" / "trace_model" / "out" / "ref_tree_compare.jsonl");
   std::string line;

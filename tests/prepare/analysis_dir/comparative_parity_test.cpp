@@ -29,7 +29,7 @@ LoadedTrace load(const fs::path& path) { return loupe::test::load_with_report_tr
 }  // namespace
 
 TEST_CASE("comparative directories equal TraceLens's for the three comparative runs",
-          "[prepare][analysis_dir][parity]") {
+          "[prepare][analysis_dir][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const lp::ArchSelection arch = lp::select_arch(std::nullopt, std::string("MI300X"), {});
   for (const char* pair : {"test01_moe_fused_vs_unfused", "test02_attention_both_unfused",
@@ -80,7 +80,7 @@ TEST_CASE("comparative directories equal TraceLens's for the three comparative r
 }
 
 TEST_CASE("a comparison with a GPU-only trace is refused, naming which trace",
-          "[prepare][analysis_dir]") {
+          "[prepare][analysis_dir][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const LoadedTrace host =
       load(shared / "data/traces/unit_tests_comparative/test02_attention_both_unfused/trace1.json");

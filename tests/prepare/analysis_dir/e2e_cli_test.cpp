@@ -12,7 +12,7 @@
 namespace fs = std::filesystem;
 
 TEST_CASE("raw trace to findings: metrics equal TraceLens's for every reference run",
-          "[prepare][analysis_dir][e2e]") {
+          "[prepare][analysis_dir][e2e][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   std::size_t runs = 0, compared = 0;
   for (const auto& run : loupe::test::reference_runs(shared)) {

@@ -25,7 +25,7 @@ constexpr std::string_view kOutputDir = "/nonexistent/loupe-parity-out";
 }  // namespace
 
 TEST_CASE("prepared directories equal TraceLens's for every reference run",
-          "[prepare][analysis_dir][parity]") {
+          "[prepare][analysis_dir][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const auto runs = loupe::test::reference_runs(shared);
   REQUIRE(runs.size() >= 30);
@@ -76,7 +76,7 @@ TEST_CASE("prepared directories equal TraceLens's for every reference run",
 }
 
 TEST_CASE("a GPU-only trace yields what GPU events allow and says what is missing",
-          "[prepare][analysis_dir][parity]") {
+          "[prepare][analysis_dir][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const fs::path run_dir = shared / "data/reference/mi210_gpu_only";
   auto loaded = loupe::core::trace::load_trace(

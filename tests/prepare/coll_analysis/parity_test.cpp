@@ -30,7 +30,7 @@ namespace lp = loupe::core::prepare;
 namespace lt = loupe::core::trace;
 
 TEST_CASE("coll_analysis.csv exists and equals TraceLens's for every reference run",
-          "[prepare][coll][parity]") {
+          "[prepare][coll][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   std::size_t runs = 0, with_file = 0, identical = 0;
   for (const auto& run : loupe::test::reference_runs(shared)) {

@@ -133,7 +133,7 @@ TEST_CASE("comparative extraction without usable diff stats yields no candidate"
 }
 
 TEST_CASE("comparative fusion candidates equal TraceLens's on the comparative runs",
-          "[prepare][fusion][parity]") {
+          "[prepare][fusion][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   for (const char* pair : {"test01_moe_fused_vs_unfused", "test02_attention_both_unfused",
                            "test03_attention_fused_vs_unfused"}) {

@@ -30,7 +30,8 @@ fs::path trace_of_run(const fs::path& shared, const fs::path& manifest) {
 
 }  // namespace
 
-TEST_CASE("reference runs: multi_kernel_data.json and gpu_utilization equal TraceLens's") {
+TEST_CASE("reference runs: multi_kernel_data.json and gpu_utilization equal TraceLens's",
+          "[pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const fs::path reference = shared / "data" / "reference";
   std::vector<fs::path> runs;
@@ -58,7 +59,8 @@ TEST_CASE("reference runs: multi_kernel_data.json and gpu_utilization equal Trac
   CHECK(compared == static_cast<int>(runs.size()));
 }
 
-TEST_CASE("mi210 GPU-only trace: data file and gpu_utilization although TraceLens crashed") {
+TEST_CASE("mi210 GPU-only trace: data file and gpu_utilization although TraceLens crashed",
+          "[pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const fs::path trace =
       shared / "data" / "traces" / "mi210" / "gpu_only_trace" / "gpu_only_trace.json.gz";

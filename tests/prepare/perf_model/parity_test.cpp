@@ -163,7 +163,7 @@ const std::vector<std::string> kFamilySheets = {
 }  // namespace
 
 TEST_CASE("perf models reproduce every per-family sheet row of the reference pack",
-          "[prepare][perf_model][parity]") {
+          "[prepare][perf_model][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const perf::Arch arch = load_arch(fs::path(LOUPE_SOURCE_DIR) / "core/arch/MI300X.json");
   std::map<std::string, Tally> tallies;
@@ -218,7 +218,7 @@ TEST_CASE("perf models reproduce every per-family sheet row of the reference pac
 }
 
 TEST_CASE("perf_params and metrics of modeled unified_perf_summary rows match",
-          "[prepare][perf_model][parity]") {
+          "[prepare][perf_model][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const perf::Arch arch = load_arch(fs::path(LOUPE_SOURCE_DIR) / "core/arch/MI300X.json");
   Tally tally;

@@ -39,7 +39,7 @@ bool is_sheet_file(const std::string& file) {
 }  // namespace
 
 TEST_CASE("per-family op sheets equal TraceLens's for every reference run",
-          "[prepare][perf_sheets][parity]") {
+          "[prepare][perf_sheets][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const std::optional<lp::perf::Arch> arch = loupe::test::mi300x_arch();
   const char* dump = std::getenv("LOUPE_SHEETS_DUMP_DIR");

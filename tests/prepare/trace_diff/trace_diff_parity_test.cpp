@@ -27,7 +27,7 @@ LoadedTrace load(const fs::path& path) { return loupe::test::load_with_report_tr
 }  // namespace
 
 TEST_CASE("TraceDiff outputs equal TraceLens's for the comparative reference runs",
-          "[prepare][trace_diff][parity]") {
+          "[prepare][trace_diff][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const lp::perf::Arch arch = loupe::test::mi300x_arch();
   for (const char* test : {"test01_moe_fused_vs_unfused", "test02_attention_both_unfused",
@@ -61,7 +61,7 @@ TEST_CASE("TraceDiff outputs equal TraceLens's for the comparative reference run
 }
 
 TEST_CASE("Without a comparison unified_perf_summary.csv has no comparison columns",
-          "[prepare][trace_diff][parity]") {
+          "[prepare][trace_diff][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const lp::perf::Arch arch = loupe::test::mi300x_arch();
   const fs::path trace =

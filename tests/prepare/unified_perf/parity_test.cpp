@@ -21,7 +21,7 @@ namespace lp = loupe::core::prepare;
 namespace lt = loupe::core::trace;
 
 TEST_CASE("unified_perf_summary.csv equals TraceLens's for every reference run",
-          "[prepare][unified][parity]") {
+          "[prepare][unified][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const std::optional<lp::perf::Arch> arch = loupe::test::mi300x_arch();
   std::size_t compared = 0, identical = 0;
