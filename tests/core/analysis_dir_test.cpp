@@ -74,6 +74,19 @@ TEST_CASE("a broken input file is recorded with file and reason, the rest still 
   CHECK(model.load_errors().size() == 2);
 }
 
+TEST_CASE("a JSON file nested past 512 levels is a load error, not a crash", "[model][fuzz]") {
+  loupe::test::TempDir tmp;
+  loupe::test::write_text(tmp.path() / "category_data" / "category_manifest.json",
+                          R"({"platform": "MI300X", "categories": []})");
+  loupe::test::write_text(tmp.path() / "category_data" / "fusion_candidates.json",
+                          std::string(1000000, '[') + std::string(1000000, ']'));
+  const auto model = load_analysis_directory(tmp.path());
+  CHECK(model.document("category_data/fusion_candidates.json") == nullptr);
+  const auto* why = model.property("load_error:category_data/fusion_candidates.json");
+  REQUIRE(why != nullptr);
+  CHECK_THAT(*why, Catch::Contains("nest deeper than 512 levels"));
+}
+
 TEST_CASE("a missing or non-directory input is an InputError", "[model]") {
   loupe::test::TempDir tmp;
   CHECK_THROWS_AS(load_analysis_directory(tmp.path() / "nope"), loupe::core::InputError);

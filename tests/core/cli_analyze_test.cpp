@@ -184,6 +184,23 @@ TEST_CASE("usage and input errors exit 2 with a message naming the problem", "[c
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("--only nope: no loaded plugin handles this category"));
 
+  // Manifests of the wrong shape (found by fuzzing) name the problem.
+  for (const auto& [manifest, why] : std::vector<std::pair<std::string, std::string>>{
+           {R"("x")", "is not a JSON object"},
+           {"[]", "is not a JSON object"},
+           {R"({"categories": 1})", "has no 'categories' list"},
+           {R"({"categories": [1]})", "categories[0] is not an object"},
+           {R"({"categories": ["gemm"]})", "categories[0] is not an object"},
+           {R"({"categories": [{"name": "../x"}]})", "categories[0] is not an object"}}) {
+    INFO(manifest);
+    TempDir bad;
+    loupe::test::write_text(bad.path() / "category_data" / "category_manifest.json", manifest);
+    const auto m = run_loupe(analyze_args(bad.path(), out.path(), {"good"}));
+    CHECK(m.exit_code == 2);
+    CHECK_THAT(m.err, Catch::Contains("category_manifest.json") && Catch::Contains(why));
+  }
+  write_manifest(in.path(), {"test_good"});
+
   r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--scope", "sideways"}));
   CHECK(r.exit_code == 2);
   r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--bogus"}));

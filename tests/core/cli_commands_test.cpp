@@ -104,3 +104,15 @@ TEST_CASE("loupe validate prints what the seeds' snippet prints", "[cli]") {
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("tier"));
 }
+
+TEST_CASE("loupe validate survives a metrics file nested a million levels deep", "[cli][fuzz]") {
+  const auto cases = loupe::test::bundled_data_dir() / "validator_cases";
+  loupe::test::TempDir tmp;
+  const auto md = tmp.path() / "system_findings" / "multi_kernel_findings.md";
+  loupe::test::write_text(md, loupe::test::read_text(cases / "multi_kernel_system_full_valid.md"));
+  loupe::test::write_text(tmp.path() / "category_data" / "multi_kernel_metrics.json",
+                          std::string(1000000, '[') + std::string(1000000, ']'));
+  const auto r = run_loupe({"validate", md.string(), "--tier", "system"});
+  CHECK((r.exit_code == 0 || r.exit_code == 1));
+  CHECK_THAT(r.out, Catch::StartsWith("PASS") || Catch::StartsWith("FAIL"));
+}

@@ -49,13 +49,15 @@ TEST_CASE("integers beyond int64 are counted and treated as absent", "[trace][ma
   CHECK(r.model.detail(0)->correlation == tr::kNoValue);
 }
 
-TEST_CASE("invalid UTF-8 in a name is kept as bytes with a counted warning", "[trace][malformed]") {
+TEST_CASE("invalid UTF-8 in a name or an arg becomes U+FFFD with a counted warning",
+          "[trace][malformed]") {
   const auto r =
       tr::load_trace_bytes(wrap_events("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"bad\xff\xfe\","
-                                       "\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2}"));
+                                       "\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2,"
+                                       "\"args\":{\"Input Dims\":\"[\xc3(]\"}}"));
   REQUIRE_FALSE(r.error);
-  CHECK(r.model.diagnostics().count(tr::Warning::kInvalidUtf8) == 1);
-  CHECK(r.model.name(0) == "bad\xff\xfe");
+  CHECK(r.model.diagnostics().count(tr::Warning::kInvalidUtf8) == 2);
+  CHECK(r.model.name(0) == "bad\xEF\xBF\xBD\xEF\xBF\xBD");
 }
 
 TEST_CASE("truncated JSON keeps the complete events and names the end offset",
@@ -153,4 +155,36 @@ TEST_CASE("garbage after the top-level value and missing traceEvents are errors"
   REQUIRE(scalar.error);
   const auto empty = tr::load_trace_bytes("");
   REQUIRE(empty.error);
+}
+
+TEST_CASE("arrays and objects nested past 512 levels fail with an offset, never a crash",
+          "[trace][malformed][fuzz]") {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const std::string& text :
+       {std::string("{\"traceEvents\":[],\"x\":") + deep + "}",  // top-level metadata
+        std::string("{\"traceEvents\":[") + deep + "]}",         // an event
+        wrap_events(R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2,)"
+                    R"("args":{"Input Dims":)" +
+                    deep + "}}")}) {  // an argument
+    const auto r = tr::load_trace_bytes(text);
+    REQUIRE(r.error);
+    CHECK_THAT(r.error->message, Catch::Contains("nest deeper than 512 levels"));
+    CHECK(r.error->offset < 1000);
+  }
+  // 512 levels are fine.
+  const std::string ok = std::string(500, '[') + std::string(500, ']');
+  CHECK_FALSE(tr::load_trace_bytes(std::string("{\"traceEvents\":[],\"x\":") + ok + "}").error);
+}
+
+TEST_CASE("pid, tid and External id near INT64_MAX load (no signed overflow in hashing)",
+          "[trace][malformed][fuzz]") {
+  const auto r = tr::load_trace_bytes(wrap_events(
+      R"({"ph":"X","cat":"cpu_op","name":"a","pid":9223372036854775807,"tid":9223372036854775806,)"
+      R"("ts":1,"dur":5,"args":{"External id":9223372036854775807}},)"
+      R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":2,"dur":1,)"
+      R"("args":{"External id":9223372036854775807,"stream":7,"device":0,"correlation":1}})"));
+  REQUIRE_FALSE(r.error);
+  CHECK(r.model.event_count() == 2);
+  const auto tree = tr::EventTree::build(r.model, {});
+  CHECK(tree.cpu_root_nodes().size() == 1);
 }

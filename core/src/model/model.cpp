@@ -1,5 +1,7 @@
 #include "loupe/core/model.hpp"
 
+#include "loupe/core/json_depth.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -51,6 +53,11 @@ const std::string* Model::property(std::string_view key) const {
 }
 
 std::shared_ptr<const rapidjson::Document> parse_json_document(std::string_view text) {
+  if (json_nesting_exceeds(text)) {
+    throw std::runtime_error("arrays and objects nest deeper than " +
+                             std::to_string(kMaxJsonDepth) +
+                             " levels (the limit for any JSON Loupe reads)");
+  }
   auto doc = std::make_shared<rapidjson::Document>();
   constexpr unsigned kFlags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag;
   doc->Parse<kFlags>(text.data(), text.size());

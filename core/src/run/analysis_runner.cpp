@@ -36,14 +36,17 @@ std::vector<std::string> manifest_categories(const Model& model) {
   std::vector<std::string> names;
   rapidjson::SizeType index = 0;
   for (const auto& entry : it->value.GetArray()) {
-    const auto name = entry.IsObject() ? entry.FindMember("name") : entry.MemberEnd();
-    if (!entry.IsObject() || name == entry.MemberEnd() || !name->value.IsString() ||
-        !is_safe_name(name->value.GetString())) {
+    const rapidjson::Value* name = nullptr;
+    if (entry.IsObject()) {
+      const auto member = entry.FindMember("name");
+      if (member != entry.MemberEnd() && member->value.IsString()) name = &member->value;
+    }
+    if (name == nullptr || !is_safe_name(name->GetString())) {
       throw PlanError(std::string(kManifest) + ": categories[" + std::to_string(index) +
                       "] is not an object with a valid \"name\" (1-64 characters of A-Z a-z "
                       "0-9 _ -)");
     }
-    names.emplace_back(name->value.GetString());
+    names.emplace_back(name->GetString());
     ++index;
   }
   return names;

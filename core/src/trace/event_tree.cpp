@@ -32,7 +32,8 @@ bool contains_launch(std::string_view name) {
 
 struct PairHash {
   std::size_t operator()(const std::pair<std::uint32_t, std::int64_t>& p) const {
-    return std::hash<std::int64_t>()(p.second * 1000003 + p.first);
+    // Unsigned arithmetic: an External id near INT64_MAX must wrap, not overflow.
+    return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(p.second) * 1000003u + p.first);
   }
 };
 

@@ -200,7 +200,7 @@ const char* warning_description(Warning w) {
     case Warning::kPrecisionFallback:
       return "ts/dur with more than 3 decimals or an exponent";
     case Warning::kInvalidUtf8:
-      return "name/cat strings with invalid UTF-8 (kept as bytes)";
+      return "strings with invalid UTF-8 (replaced by U+FFFD)";
     case Warning::kBadFieldType:
       return "fields of an unexpected JSON type (treated as absent)";
     case Warning::kNegativeDuration:

@@ -1,5 +1,7 @@
 #include "trace_model_builder.hpp"
 
+#include "loupe/core/json_depth.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -65,13 +67,11 @@ void TraceModelBuilder::warn(Warning w, const std::string& what) {
   model_.diagnostics_.warn(w, offset_(), what);
 }
 
-StringId TraceModelBuilder::intern_checked(std::string_view s) {
-  const std::size_t before = model_.strings_.size();
-  const StringId id = model_.strings_.intern(s);
-  if (model_.strings_.size() != before && !is_valid_utf8(s)) {
-    warn(Warning::kInvalidUtf8, "invalid UTF-8 in string (kept as bytes)");
-  }
-  return id;
+std::string_view TraceModelBuilder::repaired_utf8(std::string_view s) {
+  if (is_valid_utf8(s)) return s;
+  warn(Warning::kInvalidUtf8, "invalid UTF-8 in a string (replaced by U+FFFD)");
+  repaired_ = replace_invalid_utf8(s);
+  return repaired_;
 }
 
 bool TraceModelBuilder::parse_int(std::string_view text, std::int64_t& out) {
@@ -289,8 +289,14 @@ bool TraceModelBuilder::RawNumber(const char* str, rapidjson::SizeType length, b
 }
 
 bool TraceModelBuilder::String(const char* str, rapidjson::SizeType length, bool copy) {
+  // Every string of the trace is valid UTF-8 from here on, so no output can carry bad bytes.
+  const std::string_view text = repaired_utf8({str, length});
+  if (text.data() != str) {
+    str = text.data();
+    length = static_cast<rapidjson::SizeType>(text.size());
+    copy = true;
+  }
   LOUPE_FORWARD_CAPTURE(String(str, length, copy), 0)
-  const std::string_view text(str, length);
   switch (ctx_) {
     case Ctx::kTopObject:
       start_capture(Capture::kTopMeta);
@@ -314,7 +320,15 @@ bool TraceModelBuilder::String(const char* str, rapidjson::SizeType length, bool
 
 // ---- containers ----
 
+bool TraceModelBuilder::enter_container() {
+  if (++nesting_ <= kMaxJsonDepth) return true;
+  fatal_message_ = "arrays and objects nest deeper than " + std::to_string(kMaxJsonDepth) +
+                   " levels (the limit for any JSON Loupe reads)";
+  return false;
+}
+
 bool TraceModelBuilder::StartObject() {
+  if (!enter_container()) return false;
   LOUPE_FORWARD_CAPTURE(StartObject(), 1)
   switch (ctx_) {
     case Ctx::kTop:
@@ -350,6 +364,11 @@ bool TraceModelBuilder::StartObject() {
 }
 
 bool TraceModelBuilder::Key(const char* str, rapidjson::SizeType length, bool copy) {
+  if (const std::string_view key = repaired_utf8({str, length}); key.data() != str) {
+    str = key.data();
+    length = static_cast<rapidjson::SizeType>(key.size());
+    copy = true;
+  }
   LOUPE_FORWARD_CAPTURE(Key(str, length, copy), 0)
   switch (ctx_) {
     case Ctx::kTopObject:
@@ -413,6 +432,7 @@ bool TraceModelBuilder::Key(const char* str, rapidjson::SizeType length, bool co
 }
 
 bool TraceModelBuilder::EndObject(rapidjson::SizeType count) {
+  if (nesting_ > 0) --nesting_;
   LOUPE_FORWARD_CAPTURE(EndObject(count), -1)
   switch (ctx_) {
     case Ctx::kTopObject:
@@ -432,6 +452,7 @@ bool TraceModelBuilder::EndObject(rapidjson::SizeType count) {
 }
 
 bool TraceModelBuilder::StartArray() {
+  if (!enter_container()) return false;
   LOUPE_FORWARD_CAPTURE(StartArray(), 1)
   switch (ctx_) {
     case Ctx::kTop:
@@ -473,6 +494,7 @@ bool TraceModelBuilder::StartArray() {
 }
 
 bool TraceModelBuilder::EndArray(rapidjson::SizeType count) {
+  if (nesting_ > 0) --nesting_;
   LOUPE_FORWARD_CAPTURE(EndArray(count), -1)
   if (ctx_ == Ctx::kEvents) ctx_ = top_is_array_ ? Ctx::kDone : Ctx::kTopObject;
   return true;
@@ -498,10 +520,10 @@ void TraceModelBuilder::on_event_string(std::string_view s) {
       ev_.has_phase = true;
       break;
     case Field::kCat:
-      ev_.cat = intern_checked(s);
+      ev_.cat = model_.strings_.intern(s);
       break;
     case Field::kName:
-      ev_.name = intern_checked(s);
+      ev_.name = model_.strings_.intern(s);
       break;
     case Field::kPid:
       ev_.pid = IdValue{true, model_.strings_.intern(s)};
@@ -646,10 +668,10 @@ void TraceModelBuilder::on_arg_string(std::string_view s) {
       warn(Warning::kBadFieldType, "a string id in args (ignored for linking)");
       return;
     case ArgKey::kMetaName:
-      ev_.meta_name = intern_checked(s);
+      ev_.meta_name = model_.strings_.intern(s);
       break;
     case ArgKey::kMetaLabels:
-      ev_.meta_labels = intern_checked(s);
+      ev_.meta_labels = model_.strings_.intern(s);
       break;
     default:
       break;

@@ -31,6 +31,10 @@ class TraceModelBuilder {
   bool RawNumber(const char* str, rapidjson::SizeType length, bool copy);
   bool String(const char* str, rapidjson::SizeType length, bool copy);
   bool StartObject();
+  // Counts one more open container; false (with the fatal message) past kMaxJsonDepth.
+  bool enter_container();
+  // The string itself, or (with a warning) a copy with invalid UTF-8 replaced by U+FFFD.
+  std::string_view repaired_utf8(std::string_view s);
   bool Key(const char* str, rapidjson::SizeType length, bool copy);
   bool EndObject(rapidjson::SizeType count);
   bool StartArray();
@@ -106,7 +110,6 @@ class TraceModelBuilder {
   bool capturing() const { return capture_depth_ > 0; }
   void add_pair(StringId value_id);
   std::uint32_t thread_index(const IdValue& pid, const IdValue& tid);
-  StringId intern_checked(std::string_view s);
   bool parse_time(std::string_view text, std::int64_t& ns, double& fallback, bool& used_fallback);
   bool parse_int(std::string_view text, std::int64_t& out);
   void warn(Warning w, const std::string& what);
@@ -127,13 +130,18 @@ class TraceModelBuilder {
 
   Capture capture_ = Capture::kNone;
   int capture_depth_ = 0;
+  std::size_t nesting_ = 0;  // open arrays and objects, at most kMaxJsonDepth
+  std::string repaired_;     // the last string whose invalid UTF-8 was replaced
   rapidjson::StringBuffer capture_buffer_;
   rapidjson::Writer<rapidjson::StringBuffer> capture_writer_;
 
   struct ThreadKeyHash {
     std::size_t operator()(const ThreadKey& k) const {
-      return std::hash<std::int64_t>()(k.pid.value * 1000003 + k.tid.value) ^
-             (k.pid.is_string ? 0x9e37 : 0) ^ (k.tid.is_string ? 0x79b9 : 0);
+      // Unsigned arithmetic: ids near INT64_MAX must wrap, not overflow.
+      const auto mixed = static_cast<std::uint64_t>(k.pid.value) * 1000003u +
+                         static_cast<std::uint64_t>(k.tid.value);
+      return std::hash<std::uint64_t>()(mixed) ^ (k.pid.is_string ? 0x9e37 : 0) ^
+             (k.tid.is_string ? 0x79b9 : 0);
     }
   };
   std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> thread_index_;

@@ -1,5 +1,7 @@
 #include "metrics_fixture.hpp"
 
+#include "loupe/core/json_depth.hpp"
+
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -76,6 +78,8 @@ MetricsFixture load_metrics_fixture(const std::filesystem::path& metrics_path) {
   if (!content) {
     return fixture;
   }
+  // Too deep to parse safely counts as unparsable, like malformed JSON.
+  if (loupe::core::json_nesting_exceeds(*content)) return fixture;
   rapidjson::Document document;
   document.Parse<kParseFlags>(content->data(), content->size());
   if (document.HasParseError()) {

@@ -14,7 +14,7 @@ enum class Warning : std::uint8_t {
   kNonFiniteNumber,       // NaN / Infinity as ts or dur (field treated as absent)
   kIntegerOutOfRange,     // an id beyond int64 (field treated as absent)
   kPrecisionFallback,     // ts/dur with > 3 decimals or an exponent
-  kInvalidUtf8,           // a name/cat string that is not valid UTF-8 (kept as bytes)
+  kInvalidUtf8,           // a string that is not valid UTF-8 (replaced by U+FFFD)
   kBadFieldType,          // e.g. a string `ts`, a float pid (field treated as absent)
   kNegativeDuration,      // dur < 0 (treated as absent)
   kHostEventWithoutTime,  // a host-category event without ts/dur (left out of the tree)
