@@ -1,24 +1,43 @@
 #!/usr/bin/env bash
-# install_test.sh BUILD_DIR SOURCE_DIR CXX
+# install_test.sh BUILD_DIR SOURCE_DIR CXX LIBDIR
+# 1. cmake --install into a scratch prefix; 2. the two Debian packages (CPack), unpacked into a
+# scratch root as /usr. For each: build docs/examples/hello_plugin against the installed SDK, and
+# check the installed loupe finds its bundled plugins and the out-of-tree one, and runs it.
 set -euo pipefail
-build=$1 src=$2 cxx=$3
+build=$1 src=$2 cxx=$3 libdir=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/loupe-install-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 fail() { echo "install test FAILED: $*" >&2; exit 1; }
 
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
-for f in bin/loupe include/loupe/abi.h include/loupe/plugin.hpp include/loupe/compute \
-         lib/libloupe_compute.a lib/loupe/plugins/loupe_fusion.so lib/loupe/plugins/loupe_conv.so \
-         lib/loupe/plugins/loupe_multi_kernel.so lib/cmake/Loupe/LoupeConfig.cmake \
-         lib/cmake/Loupe/LoupePlugin.cmake; do
-  [ -e "$work/prefix/$f" ] || fail "missing installed file $f"
-done
+check_prefix() {
+  local prefix=$1 what=$2 hello=$3
+  for f in bin/loupe include/loupe/abi.h include/loupe/plugin.hpp include/loupe/compute \
+           "$libdir/libloupe_compute.a" "$libdir/loupe/plugins/loupe_fusion.so" \
+           "$libdir/loupe/plugins/loupe_conv.so" "$libdir/loupe/plugins/loupe_multi_kernel.so" \
+           "$libdir/cmake/Loupe/LoupeConfig.cmake" "$libdir/cmake/Loupe/LoupePlugin.cmake"; do
+    [ -e "$prefix/$f" ] || fail "$what: missing installed file $f"
+  done
+  cmake -S "$src/docs/examples/hello_plugin" -B "$hello" -G Ninja \
+        -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_COMPILER="$cxx" >/dev/null \
+    || fail "$what: configuring the example against the installed SDK"
+  cmake --build "$hello" >/dev/null || fail "$what: building the example"
+  # Every bundled plugin exports exactly one dynamic symbol, the entry point.
+  for so in "$prefix/$libdir"/loupe/plugins/*.so; do
+    local symbols
+    symbols=$(nm -D --defined-only "$so" | awk '{print $3}' | sort -u | tr '\n' ' ')
+    [ "$symbols" = "loupe_plugin_entry " ] || fail "$what: $(basename "$so") exports: $symbols"
+  done
+  # The installed loupe finds its bundled plugins with no --plugin-dir.
+  local listed
+  listed=$("$prefix/bin/loupe" plugins --json)
+  for p in conv fusion multi_kernel; do
+    echo "$listed" | grep -q "\"name\": \"$p\"" || fail "$what: bundled plugin $p not found"
+  done
+}
 
-cmake -S "$src/docs/examples/hello_plugin" -B "$work/hello" -G Ninja \
-      -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_CXX_COMPILER="$cxx" >/dev/null \
-  || fail "configuring the example against the installed SDK"
-cmake --build "$work/hello" >/dev/null || fail "building the example"
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+check_prefix "$work/prefix" "cmake --install" "$work/hello"
 
 # The exported entry point is the only visible symbol of the plugin.
 exported=$(nm -D --defined-only "$work/hello/hello_idle.so" | awk '$2 == "T" {print $3}')
@@ -41,4 +60,23 @@ grep -q '### P1: GPU idle for 40.0% of the trace' "$work/out/system_findings/hel
   || fail "findings"
 "$work/prefix/bin/loupe" validate "$work/out/system_findings/hello_idle_findings.md" --tier system \
   --compat tracelens | grep -q "PASS" || fail "validation"
-echo "install test passed: installed SDK, out-of-tree build, load and run"
+# The Debian packages, unpacked as /usr (a /usr-style prefix without touching the system).
+if command -v cpack >/dev/null && command -v dpkg-deb >/dev/null; then
+  (cd "$build" && cpack --config CPackConfig.cmake -B "$work/pkg" >/dev/null) || fail "cpack"
+  for deb in loupe loupe-dev; do
+    f=$(ls "$work/pkg/${deb}"_*.deb 2>/dev/null | head -1)
+    [ -n "$f" ] || fail "no ${deb} package"
+    dpkg-deb -x "$f" "$work/root"
+  done
+  dpkg-deb -f "$(ls "$work/pkg"/loupe-dev_*.deb)" Depends | grep -q "^loupe (= " \
+    || fail "loupe-dev does not depend on loupe"
+  [ -e "$work/root/usr/bin/loupe" ] \
+    || fail "package layout"
+  dpkg-deb -c "$(ls "$work/pkg"/loupe_*.deb)" | grep -q "include/" && fail "headers in loupe"
+  check_prefix "$work/root/usr" "Debian packages" "$work/hello_deb"
+  "$work/root/usr/bin/loupe" analyze "$work/in" -o "$work/out_deb" --plugin-dir "$work/hello_deb" -q \
+    || fail "packaged analyze exited $?"
+  grep -q '### P1: GPU idle for 40.0% of the trace' "$work/out_deb/system_findings/hello_idle_findings.md" \
+    || fail "packaged findings"
+fi
+echo "install test passed: installed SDK, out-of-tree build, load and run (prefix and .deb)"
