@@ -45,6 +45,22 @@ Json estimate_json(const Estimate& e, const Candidate& c, bool with_extras) {
   if (with_extras) {
     j["candidate_index"] = c.file_index;
     j["source"] = c.source;
+    // M1: what time_ms measures and the saving in ms the findings quote.
+    j["time_source"] = time_source_name(e.time_source);
+    j["measured_instance_count"] = e.measured_instances;
+    j["estimated_savings_ms"] = py::round_half_even(e.savings_mid_ms, 3);
+    j["estimated_savings_ms_high"] = py::round_half_even(e.savings_high_ms, 3);
+    if (!e.groups.empty()) {
+      Json groups = Json::array();
+      for (const auto& g : e.groups) {
+        Json item = Json::object();
+        item["instance_count"] = g.instances;
+        item["time_ms"] = py::round_half_even(g.time_ms, 3);
+        item["savings_ms_high"] = py::round_half_even(g.savings_high_ms, 3);
+        groups.push_back(std::move(item));
+      }
+      j["instance_groups"] = std::move(groups);
+    }
   }
   return j;
 }
