@@ -209,7 +209,7 @@ EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const 
       for (const auto& g : measured->groups) {
         GroupAccount account;
         account.instances = g.instances;
-        if (!g.kernel_names.empty()) account.first_kernel = g.kernel_names.front();
+        account.kernel_names = g.kernel_names;
         for (size_t i = 0; i < g.dur_us.size() && i < fractions.size(); ++i) {
           account.time_ms += g.dur_us[i] / 1000;
           account.savings_high_ms += fractions[i] * g.dur_us[i] / 1000;

@@ -37,7 +37,8 @@ const char* time_source_name(TimeSource source);
 
 // One shape group of a measured estimate.
 struct GroupAccount {
-  std::string first_kernel;  // the group's first kernel (its shape shows in the kernel choice)
+  std::vector<std::string>
+      kernel_names;  // what the group launches (the kernel choice shows the shape)
   std::int64_t instances = 0;
   double time_ms = 0.0;          // unrounded
   double savings_high_ms = 0.0;  // unrounded

@@ -240,8 +240,9 @@ std::vector<Json> data_blocks(const Candidate& c, const Estimate& e) {
         const double per_instance =
             group.instances > 0 ? group.time_ms * 1000 / static_cast<double>(group.instances) : 0;
         g.rows.push_back({std::to_string(i + 1), std::to_string(group.instances),
-                          table_cell(group.first_kernel), fixed(group.time_ms, 3),
-                          fixed(per_instance, 1), fixed(group.savings_high_ms, 3)});
+                          table_cell(group.kernel_names.empty() ? "" : group.kernel_names.front()),
+                          fixed(group.time_ms, 3), fixed(per_instance, 1),
+                          fixed(group.savings_high_ms, 3)});
       }
       blocks.push_back(fd::table(std::move(g)));
     }

@@ -1,5 +1,7 @@
 #include "metrics.hpp"
 
+#include <algorithm>
+
 #include "loupe/python_format.hpp"
 
 namespace loupe::fusion {
@@ -39,6 +41,18 @@ Json estimate_json(const Estimate& e, const Candidate& c, bool with_extras) {
   j["confidence"] = e.confidence.level;
   Json names = Json::array();
   for (const auto& k : e.kernels) names.push_back(k.name);
+  if (with_extras) {
+    // M1: the kernels of the other shape groups are counted too, so they are named too.
+    std::vector<std::string> listed;
+    for (const auto& k : e.kernels) listed.push_back(k.name);
+    for (const auto& g : e.groups) {
+      for (const auto& name : g.kernel_names) {
+        if (std::find(listed.begin(), listed.end(), name) != listed.end()) continue;
+        listed.push_back(name);
+        names.push_back(name);
+      }
+    }
+  }
   j["affected_gpu_kernels"] = std::move(names);
   j["fusion_type"] = e.fusion_type;
   if (e.warning) j["warning"] = *e.warning;

@@ -1,0 +1,272 @@
+// The time-accounting invariants of the default-mode findings (docs/deviations.md, fusion M1)
+// on every trace of the reference pack and the bundled sample, through `loupe analyze --trace`:
+// no estimate's time exceeds the measured time of the kernels it names, the category claims no
+// more than the GPU's busy time, the savings together stay below the run's total, the findings
+// quote the metrics' numbers, and the findings pass the validator. Skipped without the pack.
+#include <rapidjson/document.h>
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+#include "loupe/python_format.hpp"
+#include "test_paths.hpp"
+
+namespace fs = std::filesystem;
+using loupe::test::read_text;
+using loupe::test::run_loupe;
+using loupe::test::TempDir;
+
+namespace {
+
+constexpr double kEpsMs = 0.0015;  // the metrics round to 3 decimals
+
+// Every trace file of data/traces plus the bundled sample, in a stable order.
+std::vector<fs::path> all_traces(const fs::path& shared) {
+  std::vector<fs::path> out;
+  for (const auto& entry : fs::recursive_directory_iterator(shared / "data/traces")) {
+    const std::string name = entry.path().filename().string();
+    const bool json = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+    const bool gz = name.size() > 8 && name.compare(name.size() - 8, 8, ".json.gz") == 0;
+    if (entry.is_regular_file() && (json || gz)) out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  for (const auto& entry :
+       fs::directory_iterator(loupe::test::bundled_data_dir() / "samples" / "mi300")) {
+    out.push_back(entry.path());
+  }
+  return out;
+}
+
+std::string fixed3(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.3f", v);
+  return buf;
+}
+
+// gpu_timeline.csv: "<type>,<time ms>,<percent>" rows.
+std::map<std::string, double> timeline_ms(const fs::path& out) {
+  std::map<std::string, double> rows;
+  std::istringstream in(read_text(out / "perf_report_csvs/gpu_timeline.csv"));
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t comma = line.find(',');
+    if (comma == std::string::npos) continue;
+    const size_t second = line.find(',', comma + 1);
+    try {
+      rows[line.substr(0, comma)] = std::stod(line.substr(comma + 1, second - comma - 1));
+    } catch (const std::exception&) {
+    }
+  }
+  return rows;
+}
+
+// Measured time (µs) of every kernel name, summed over the perf report's kernel details.
+std::map<std::string, double> kernel_time_us(const fs::path& out) {
+  std::map<std::string, double> times;
+  const fs::path csv = out / "perf_report_csvs/unified_perf_summary.csv";
+  if (!fs::exists(csv)) return times;
+  const std::string text = read_text(csv);
+  static const std::regex entry(
+      R"re(['"]name['"]: (?:'([^']*)'|"([^"]*)"), 'stream': [^,]*, 'count': \d+, 'total_duration_us': ([0-9.eE+-]+))re");
+  for (std::sregex_iterator it(text.begin(), text.end(), entry), end; it != end; ++it) {
+    const std::string name = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+    times[name] += std::stod((*it)[3].str());
+  }
+  return times;
+}
+
+bool parse(const fs::path& file, rapidjson::Document& doc) {
+  if (!fs::exists(file)) return false;
+  const std::string text = read_text(file);
+  doc.Parse(text.c_str(), text.size());
+  return !doc.HasParseError() && doc.IsObject();
+}
+
+double number(const rapidjson::Value& obj, const char* key) {
+  const auto it = obj.FindMember(key);
+  return it != obj.MemberEnd() && it->value.IsNumber() ? it->value.GetDouble() : std::nan("");
+}
+
+struct FusionCounts {
+  int runs_with_estimates = 0;
+  int estimates = 0;
+};
+
+// The fusion invariants of one analysis directory.
+void check_fusion(const fs::path& out, FusionCounts& counts) {
+  rapidjson::Document m;
+  if (!parse(out / "category_data/kernel_fusion_metrics.json", m)) return;
+  const auto status = m.FindMember("status");
+  if (status == m.MemberEnd() || std::string(status->value.GetString()) != "OK") return;
+  const auto& list = m["impact_estimates"];
+  if (list.Empty()) return;
+  ++counts.runs_with_estimates;
+  const auto tl = timeline_ms(out);
+  const double busy = tl.count("busy_time") ? tl.at("busy_time") : 0.0;
+  const double total = tl.count("total_time") ? tl.at("total_time") : 0.0;
+  REQUIRE(busy > 0);
+  const auto kernels = kernel_time_us(out);
+  const std::string findings = read_text(out / "system_findings/kernel_fusion_findings.md");
+  double claimed_ms = 0.0;
+  double savings_ms = 0.0;
+  for (const auto& e : list.GetArray()) {
+    ++counts.estimates;
+    const std::string op = e["operation"].GetString();
+    INFO(op);
+    const double time_ms = number(e, "time_ms");
+    const double save = number(e, "estimated_savings_ms");
+    const double save_high = number(e, "estimated_savings_ms_high");
+    REQUIRE(std::isfinite(save_high));
+    // The measured time of the kernels the estimate names (every launch of those names).
+    std::vector<std::string> names;
+    for (const auto& k : e["affected_gpu_kernels"].GetArray()) {
+      const std::string name = k.GetString();
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    double named_ms = 0.0;
+    for (const auto& name : names) {
+      INFO(name);
+      REQUIRE(kernels.count(name) == 1);
+      named_ms += kernels.at(name) / 1000;
+    }
+    CHECK(time_ms <= named_ms + kEpsMs);
+    CHECK(time_ms <= busy + kEpsMs);
+    CHECK(save_high <= time_ms + kEpsMs);
+    CHECK(save <= save_high + kEpsMs);
+    claimed_ms += time_ms;
+    savings_ms += save_high;
+    // The findings quote the metrics.
+    CHECK(findings.find("(" + loupe::py::float_repr(time_ms) + " ms, ") != std::string::npos);
+    CHECK(findings.find("estimated saving " + fixed3(save) + " ms (high " + fixed3(save_high) +
+                        " ms)") != std::string::npos);
+    CHECK(findings.find("| " + fixed3(save) + " |") != std::string::npos);
+    CHECK(findings.find("low=" + loupe::py::float_repr(number(e, "impact_score_low")) +
+                        " mid=" + loupe::py::float_repr(number(e, "impact_score")) +
+                        " high=" + loupe::py::float_repr(number(e, "impact_score_high"))) !=
+          std::string::npos);
+  }
+  CHECK(claimed_ms <= busy + kEpsMs);
+  CHECK(savings_ms <= busy + kEpsMs);
+  CHECK(savings_ms <= total + kEpsMs);
+}
+
+void check_validates(const fs::path& out) {
+  for (const char* rel : {"system_findings/kernel_fusion_findings.md"}) {
+    const fs::path file = out / rel;
+    if (!fs::exists(file)) continue;
+    const auto v = run_loupe({"validate", file.string(), "--tier", "fusion"});
+    INFO(rel << ": " << v.out << v.err);
+    CHECK(v.exit_code == 0);
+  }
+}
+
+fs::path analyze(const fs::path& trace, const fs::path& out) {
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(trace.string() << ": " << r.err);
+  REQUIRE(fs::exists(out / "loupe_run.json"));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("invariants: every trace of the pack, default mode", "[fusion][pack]") {
+  const auto shared = loupe::test::shared_dir();
+  if (!shared) {
+    std::cout << "SKIPPED: reference pack not found at " << loupe::test::shared_dir_description()
+              << "\n";
+    return;
+  }
+  const auto traces = all_traces(*shared);
+  CHECK(traces.size() >= 44);  // 43 pack traces + the bundled sample
+  FusionCounts fusion;
+  for (const auto& trace : traces) {
+    INFO(trace.string());
+    TempDir tmp;
+    const fs::path out = analyze(trace, tmp.path() / "out");
+    check_fusion(out, fusion);
+    check_validates(out);
+  }
+  // The sweep saw real fusion cards, not only empty runs.
+  CHECK(fusion.runs_with_estimates >= 7);
+  CHECK(fusion.estimates >= 12);
+}
+
+TEST_CASE("invariants: owlv2 attention claims at most its measured kernel time", "[fusion][pack]") {
+  const auto shared = loupe::test::shared_dir();
+  if (!shared) {
+    std::cout << "SKIPPED: reference pack not found\n";
+    return;
+  }
+  TempDir tmp;
+  const fs::path out =
+      analyze(*shared / "data/traces/h100/google_owlv2-large-patch14-ensemble__1016001.json.gz",
+              tmp.path() / "out");
+  rapidjson::Document m;
+  REQUIRE(parse(out / "category_data/kernel_fusion_metrics.json", m));
+  const rapidjson::Value* attention = nullptr;
+  for (const auto& e : m["impact_estimates"].GetArray()) {
+    if (std::string(e["operation"].GetString()) == "Owlv2Attention") attention = &e;
+  }
+  REQUIRE(attention != nullptr);
+  const double time_ms = number(*attention, "time_ms");
+  const auto kernels = kernel_time_us(out);
+  double named_ms = 0.0;
+  std::vector<std::string> seen;
+  for (const auto& k : (*attention)["affected_gpu_kernels"].GetArray()) {
+    if (std::find(seen.begin(), seen.end(), k.GetString()) != seen.end()) continue;
+    seen.emplace_back(k.GetString());
+    named_ms += kernels.at(k.GetString()) / 1000;
+  }
+  const double busy = timeline_ms(out).at("busy_time");
+  INFO("time_ms " << time_ms << " named kernels " << named_ms << " busy " << busy);
+  CHECK(time_ms <= named_ms + kEpsMs);
+  CHECK(time_ms < busy);
+  CHECK(std::string((*attention)["time_source"].GetString()) == "measured_instances");
+  // TraceLens's number is the first instance x 180, more than the GPU was busy.
+  TempDir compat;
+  const auto c = run_loupe({"analyze", out.string(), "-o", (compat.path() / "o").string(), "--only",
+                            "kernel_fusion", "--compat", "tracelens"});
+  REQUIRE(c.exit_code == 0);
+  rapidjson::Document tl;
+  REQUIRE(parse(compat.path() / "o/category_data/kernel_fusion_metrics.json", tl));
+  const double extrapolated = number(tl["impact_estimates"][0], "time_ms");
+  INFO("compat time_ms " << extrapolated);
+  CHECK(extrapolated > busy);
+  CHECK(time_ms < extrapolated);
+}
+
+TEST_CASE("invariants: TimeSformer's attention gets a card", "[fusion][pack]") {
+  const auto shared = loupe::test::shared_dir();
+  if (!shared) {
+    std::cout << "SKIPPED: reference pack not found\n";
+    return;
+  }
+  TempDir tmp;
+  const fs::path out = analyze(
+      *shared / "data/traces/h100/facebook_timesformer-base-finetuned-k400__1016002.json.gz",
+      tmp.path() / "out");
+  rapidjson::Document m;
+  REQUIRE(parse(out / "category_data/kernel_fusion_metrics.json", m));
+  const rapidjson::Value* attention = nullptr;
+  for (const auto& e : m["impact_estimates"].GetArray()) {
+    if (std::string(e["operation"].GetString()) == "TimesformerSelfAttention") attention = &e;
+  }
+  REQUIRE(attention != nullptr);
+  // Two groups: the cheap temporal attention first, the spatial one holding the time.
+  const auto& groups = (*attention)["instance_groups"];
+  REQUIRE(groups.Size() == 2);
+  CHECK(number(groups[1], "time_ms") > 10 * number(groups[0], "time_ms"));
+  CHECK(number(*attention, "impact_score_high") >= 2.0);
+  const std::string findings = read_text(out / "system_findings/kernel_fusion_findings.md");
+  const std::regex card(
+      R"(### .*P\d+: .*\n\*\*Insight\*\*: `nn\.Module: TimesformerSelfAttention_0`)");
+  CHECK(std::regex_search(findings, card));
+}
