@@ -2,7 +2,8 @@
 // on every trace of the reference pack and the bundled sample, through `loupe analyze --trace`:
 // no estimate's time exceeds the measured time of the kernels it names, the category claims no
 // more than the GPU's busy time, the savings together stay below the run's total, the findings
-// quote the metrics' numbers, and the findings pass the validator. Skipped without the pack.
+// quote the metrics' numbers, and the findings pass the validator; the conv findings
+// (docs/deviations.md C1-C4) likewise. Skipped without the pack.
 #include <rapidjson/document.h>
 #include <catch2/catch.hpp>
 
@@ -158,11 +159,68 @@ void check_fusion(const fs::path& out, FusionCounts& counts) {
   CHECK(savings_ms <= total + kEpsMs);
 }
 
+struct ConvCounts {
+  int categories = 0;
+  int findings = 0;
+  int layout_cards = 0;
+};
+
+// The conv invariants (docs/deviations.md C1-C4) of one category's metrics and findings.
+void check_conv(const fs::path& out, const std::string& category, ConvCounts& counts) {
+  rapidjson::Document m;
+  if (!parse(out / "category_data" / (category + "_metrics.json"), m)) return;
+  if (std::string(m["status"].GetString()) != "OK") return;
+  INFO(category);
+  ++counts.categories;
+  const double total_ms = number(m, "total_time_ms");
+  const std::string md = read_text(out / "category_findings" / (category + "_findings.md"));
+  double savings_ms = 0.0;
+  for (const auto& f : m["category_findings"].GetArray()) {
+    ++counts.findings;
+    const double time_ms = number(f, "time_ms");
+    const double save = number(f, "estimated_savings_ms");
+    const double high = number(f, "estimated_savings_ms_high");
+    REQUIRE(std::isfinite(high));
+    CHECK(high <= time_ms + kEpsMs);
+    CHECK(save <= high + kEpsMs);
+    savings_ms += high;
+    CHECK(md.find("estimated saving " + fixed3(save) + " ms (high " + fixed3(high) + " ms)") !=
+          std::string::npos);
+    CHECK(f.HasMember("libraries"));
+  }
+  const auto& cs = m["category_specific"];
+  const double layout_pct = number(cs, "layout_transform_percent");
+  const bool has_layout = m.HasMember("layout_conversion_finding");
+  CHECK(has_layout == (layout_pct > 10));
+  if (has_layout) {
+    ++counts.layout_cards;
+    const auto& l = m["layout_conversion_finding"];
+    const double high = number(l, "estimated_savings_ms_high");
+    CHECK(high <= number(l, "time_ms") + kEpsMs);
+    CHECK(number(l, "time_ms") <= total_ms + kEpsMs);
+    savings_ms += high;
+    CHECK(md.find("Layout conversion: NCHW/NHWC transpose kernels take ") != std::string::npos);
+    CHECK(md.find("estimated saving " + fixed3(number(l, "estimated_savings_ms")) + " ms (high " +
+                  fixed3(high) + " ms") != std::string::npos);
+  }
+  // The category claims no more than its measured kernel time.
+  CHECK(savings_ms <= total_ms + kEpsMs);
+  // Every operation is in a finding or in the below-the-gates list.
+  size_t members = 0;
+  for (const auto& f : m["category_findings"].GetArray()) members += f["members"].Size();
+  CHECK(members + m["below_gates"].Size() == m["operations"].Size());
+}
+
 void check_validates(const fs::path& out) {
-  for (const char* rel : {"system_findings/kernel_fusion_findings.md"}) {
+  const std::vector<std::pair<std::string, std::string>> files = {
+      {"system_findings/kernel_fusion_findings.md", "fusion"},
+      {"category_findings/conv_fwd_findings.md", "compute"},
+      {"category_findings/conv_bwd_findings.md", "compute"},
+      {"system_findings/multi_kernel_findings.md", "system"}};
+  for (const auto& [rel, tier] : files) {
     const fs::path file = out / rel;
     if (!fs::exists(file)) continue;
-    const auto v = run_loupe({"validate", file.string(), "--tier", "fusion"});
+    const auto v = run_loupe({"validate", file.string(), "--tier", tier});
     INFO(rel << ": " << v.out << v.err);
     CHECK(v.exit_code == 0);
   }
@@ -187,13 +245,19 @@ TEST_CASE("invariants: every trace of the pack, default mode", "[fusion][pack]")
   const auto traces = all_traces(*shared);
   CHECK(traces.size() >= 44);  // 43 pack traces + the bundled sample
   FusionCounts fusion;
+  ConvCounts conv;
   for (const auto& trace : traces) {
     INFO(trace.string());
     TempDir tmp;
     const fs::path out = analyze(trace, tmp.path() / "out");
     check_fusion(out, fusion);
+    check_conv(out, "conv_fwd", conv);
+    check_conv(out, "conv_bwd", conv);
     check_validates(out);
   }
+  CHECK(conv.categories >= 10);
+  CHECK(conv.findings >= 5);
+  CHECK(conv.layout_cards >= 4);
   // The sweep saw real fusion cards, not only empty runs.
   CHECK(fusion.runs_with_estimates >= 7);
   CHECK(fusion.estimates >= 12);
