@@ -3,7 +3,8 @@
 // no estimate's time exceeds the measured time of the kernels it names, the category claims no
 // more than the GPU's busy time, the savings together stay below the run's total, the findings
 // quote the metrics' numbers, and the findings pass the validator; the conv findings
-// (docs/deviations.md C1-C4) likewise. Skipped without the pack.
+// (docs/deviations.md C1-C4) and the multi-kernel idle accounting (S1) likewise. Skipped
+// without the pack.
 #include <rapidjson/document.h>
 #include <catch2/catch.hpp>
 
@@ -211,6 +212,35 @@ void check_conv(const fs::path& out, const std::string& category, ConvCounts& co
   CHECK(members + m["below_gates"].Size() == m["operations"].Size());
 }
 
+struct MultiKernelCounts {
+  int evaluated = 0;
+  int reported = 0;
+};
+
+// The multi-kernel S1 invariants (docs/deviations.md): the idle time credited to D2H and
+// synchronous copies is part of the measured idle time, the saving never exceeds it, and the
+// card quotes the metrics.
+void check_multi_kernel(const fs::path& out, MultiKernelCounts& counts) {
+  rapidjson::Document m;
+  if (!parse(out / "category_data/multi_kernel_metrics.json", m)) return;
+  if (!m.HasMember("sync_idle_assessment")) return;
+  const auto& s = m["sync_idle_assessment"];
+  if (!s["evaluated"].GetBool()) return;
+  ++counts.evaluated;
+  const double idle_after = number(s, "idle_after_copies_ms");
+  const double idle = number(s, "gpu_idle_ms");
+  CHECK(idle_after <= idle + kEpsMs);
+  CHECK(idle <= number(m, "total_time_ms") + kEpsMs);
+  CHECK(number(s, "estimated_savings_ms_high") <= idle_after + kEpsMs);
+  CHECK(number(s, "estimated_savings_ms") <= number(s, "estimated_savings_ms_high") + kEpsMs);
+  if (!s["reported"].GetBool()) return;
+  ++counts.reported;
+  const std::string md = read_text(out / "system_findings/multi_kernel_findings.md");
+  CHECK(md.find("estimated saving " + fixed3(number(s, "estimated_savings_ms")) + " ms (high " +
+                fixed3(number(s, "estimated_savings_ms_high")) + " ms") != std::string::npos);
+  CHECK(md.find(fixed3(idle_after) + " ms in total") != std::string::npos);
+}
+
 void check_validates(const fs::path& out) {
   const std::vector<std::pair<std::string, std::string>> files = {
       {"system_findings/kernel_fusion_findings.md", "fusion"},
@@ -246,6 +276,7 @@ TEST_CASE("invariants: every trace of the pack, default mode", "[fusion][pack]")
   CHECK(traces.size() >= 44);  // 43 pack traces + the bundled sample
   FusionCounts fusion;
   ConvCounts conv;
+  MultiKernelCounts multi_kernel;
   for (const auto& trace : traces) {
     INFO(trace.string());
     TempDir tmp;
@@ -253,11 +284,14 @@ TEST_CASE("invariants: every trace of the pack, default mode", "[fusion][pack]")
     check_fusion(out, fusion);
     check_conv(out, "conv_fwd", conv);
     check_conv(out, "conv_bwd", conv);
+    check_multi_kernel(out, multi_kernel);
     check_validates(out);
   }
   CHECK(conv.categories >= 10);
   CHECK(conv.findings >= 5);
   CHECK(conv.layout_cards >= 4);
+  CHECK(multi_kernel.evaluated >= 12);  // 13: the runs whose manifest lists multi_kernel
+  CHECK(multi_kernel.reported >= 2);
   // The sweep saw real fusion cards, not only empty runs.
   CHECK(fusion.runs_with_estimates >= 7);
   CHECK(fusion.estimates >= 12);
