@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "framework.hpp"
 #include "loupe/python_format.hpp"
 #include "patterns.hpp"
 
@@ -404,6 +405,9 @@ fd::Document build_findings(const std::vector<Estimate>& estimates, const Findin
     card.title = title;
     card.insight = insight(c, e, m);
     card.action = pattern_action(m.pattern);
+    if (!ctx.first_instance_time) {  // default mode: the switch for the framework (F1)
+      card.action += " " + framework_action(detect_framework(c), m.pattern);
+    }
     std::string impact_text = "impact_score: " + py::float_repr(e.impact_mid);
     if (!e.comparative) {
       impact_text += " (perf-model coverage " + std::to_string(e.modeled_count) + "/" +

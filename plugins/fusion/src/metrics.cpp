@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "framework.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::fusion {
@@ -60,6 +61,7 @@ Json estimate_json(const Estimate& e, const Candidate& c, bool with_extras) {
     j["candidate_index"] = c.file_index;
     j["source"] = c.source;
     // M1: what time_ms measures and the saving in ms the findings quote.
+    j["framework"] = framework_name(detect_framework(c).framework);  // F1
     j["time_source"] = time_source_name(e.time_source);
     j["measured_instance_count"] = e.measured_instances;
     j["estimated_savings_ms"] = py::round_half_even(e.savings_mid_ms, 3);
