@@ -115,7 +115,7 @@ const char* time_source_name(TimeSource source) {
 
 bool total_is_first_instance_scaled(const Candidate& c) {
   if (!c.total_us || c.instances_or_one() <= 1 || c.kernels.size() < 3) return false;
-  // The narrowed attention core (fusion.md §2.6 as docs/deviations.md M1 describes it): a
+  // The narrowed attention core the candidate scan writes (docs/deviations.md M1): a
   // matrix kernel, a softmax kernel, a matrix kernel.
   const auto matrix = [](const Kernel& k) {
     EnrichedKernel e;

@@ -156,7 +156,7 @@ std::string time_sentence(const Estimate& e) {
     for (size_t i = 0; i < e.groups.size(); ++i) {
       const auto& g = e.groups[i];
       text += (i == 0 ? "" : ", ") + std::to_string(g.instances) + " instances " +
-              fixed(g.time_ms, 3) + " ms";
+              fixed(py::round_half_even(g.time_ms, 3), 3) + " ms";
     }
     text += ")";
   }
@@ -242,8 +242,8 @@ std::vector<Json> data_blocks(const Candidate& c, const Estimate& e) {
             group.instances > 0 ? group.time_ms * 1000 / static_cast<double>(group.instances) : 0;
         g.rows.push_back({std::to_string(i + 1), std::to_string(group.instances),
                           table_cell(group.kernel_names.empty() ? "" : group.kernel_names.front()),
-                          fixed(group.time_ms, 3), fixed(per_instance, 1),
-                          fixed(group.savings_high_ms, 3)});
+                          fixed(py::round_half_even(group.time_ms, 3), 3), fixed(per_instance, 1),
+                          fixed(py::round_half_even(group.savings_high_ms, 3), 3)});
       }
       blocks.push_back(fd::table(std::move(g)));
     }

@@ -145,6 +145,16 @@ void check_fusion(const fs::path& out, FusionCounts& counts) {
     CHECK(save <= save_high + kEpsMs);
     claimed_ms += time_ms;
     savings_ms += save_high;
+    if (e.HasMember("instance_groups")) {
+      double groups_ms = 0.0;
+      for (const auto& g : e["instance_groups"].GetArray()) {
+        groups_ms += number(g, "time_ms");
+        CHECK(number(g, "savings_ms_high") <= number(g, "time_ms") + kEpsMs);
+        CHECK(findings.find("| " + fixed3(number(g, "time_ms")) + " |") != std::string::npos);
+      }
+      CHECK(std::fabs(groups_ms - time_ms) <=
+            kEpsMs * static_cast<double>(e["instance_groups"].Size()));
+    }
     // The findings quote the metrics.
     CHECK(findings.find("(" + loupe::py::float_repr(time_ms) + " ms, ") != std::string::npos);
     CHECK(findings.find("estimated saving " + fixed3(save) + " ms (high " + fixed3(save_high) +
