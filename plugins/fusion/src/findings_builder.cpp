@@ -125,6 +125,13 @@ std::string title_of(const std::string& pattern, const Estimate& e) {
       instances = std::to_string(e.measured_instances) + " of " + instances + " measured";
     }
   }
+  // Compat keeps TraceLens's number and says what it is (docs/deviations.md M1).
+  const bool scaled =
+      e.time_source == TimeSource::FirstInstanceScaled && !e.comparative && e.instance_count > 1;
+  if (scaled) {
+    return pattern + " (" + py::float_repr(e.time_ms) + " ms extrapolated: first instance x " +
+           std::to_string(e.instance_count) + ")";
+  }
   return pattern + " (" + py::float_repr(e.time_ms) + " ms, " + instances + ")";
 }
 

@@ -349,6 +349,11 @@ TEST_CASE("invariants: owlv2 attention claims at most its measured kernel time",
   INFO("compat time_ms " << extrapolated);
   CHECK(extrapolated > busy);
   CHECK(time_ms < extrapolated);
+  // Compat keeps the number and says what it is.
+  const std::string compat_md =
+      read_text(compat.path() / "o/system_findings/kernel_fusion_findings.md");
+  CHECK(compat_md.find(loupe::py::float_repr(extrapolated) +
+                       " ms extrapolated: first instance x 180)") != std::string::npos);
 }
 
 TEST_CASE("invariants: TimeSformer's attention gets a card", "[fusion][pack]") {
