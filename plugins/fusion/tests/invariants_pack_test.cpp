@@ -235,7 +235,7 @@ void check_multi_kernel(const fs::path& out, MultiKernelCounts& counts) {
   if (!parse(out / "category_data/multi_kernel_metrics.json", m)) return;
   if (!m.HasMember("sync_idle_assessment")) return;
   const auto& s = m["sync_idle_assessment"];
-  if (!s["evaluated"].GetBool()) return;
+  if (!s.HasMember("evaluated") || !s["evaluated"].GetBool()) return;
   ++counts.evaluated;
   const double idle_after = number(s, "idle_after_copies_ms");
   const double idle = number(s, "gpu_idle_ms");
@@ -249,6 +249,44 @@ void check_multi_kernel(const fs::path& out, MultiKernelCounts& counts) {
   CHECK(md.find("estimated saving " + fixed3(number(s, "estimated_savings_ms")) + " ms (high " +
                 fixed3(number(s, "estimated_savings_ms_high")) + " ms") != std::string::npos);
   CHECK(md.find(fixed3(idle_after) + " ms in total") != std::string::npos);
+}
+
+// The savings of every finding of these analyzers together stay below the run's total time.
+void check_run_total(const fs::path& out) {
+  if (!fs::exists(out / "perf_report_csvs/gpu_timeline.csv")) return;
+  const auto tl = timeline_ms(out);
+  if (tl.count("total_time") == 0) return;
+  double savings_ms = 0.0;
+  rapidjson::Document m;
+  if (parse(out / "category_data/kernel_fusion_metrics.json", m) &&
+      m.HasMember("impact_estimates")) {
+    for (const auto& e : m["impact_estimates"].GetArray()) {
+      savings_ms += number(e, "estimated_savings_ms_high");
+    }
+  }
+  for (const char* cat : {"conv_fwd", "conv_bwd"}) {
+    rapidjson::Document c;
+    if (!parse(out / "category_data" / (std::string(cat) + "_metrics.json"), c)) continue;
+    if (c.HasMember("category_findings")) {
+      for (const auto& f : c["category_findings"].GetArray()) {
+        if (f.HasMember("estimated_savings_ms_high")) {
+          savings_ms += number(f, "estimated_savings_ms_high");
+        }
+      }
+    }
+    if (c.HasMember("layout_conversion_finding")) {
+      savings_ms += number(c["layout_conversion_finding"], "estimated_savings_ms_high");
+    }
+  }
+  rapidjson::Document k;
+  if (parse(out / "category_data/multi_kernel_metrics.json", k) &&
+      k.HasMember("sync_idle_assessment")) {
+    const auto& idle = k["sync_idle_assessment"];
+    if (idle.HasMember("reported") && idle["reported"].GetBool()) {
+      savings_ms += number(idle, "estimated_savings_ms_high");
+    }
+  }
+  CHECK(savings_ms < tl.at("total_time"));
 }
 
 void check_validates(const fs::path& out) {
@@ -295,6 +333,7 @@ TEST_CASE("invariants: every trace of the pack, default mode", "[fusion][pack]")
     check_conv(out, "conv_fwd", conv);
     check_conv(out, "conv_bwd", conv);
     check_multi_kernel(out, multi_kernel);
+    check_run_total(out);
     check_validates(out);
   }
   CHECK(conv.categories >= 10);
