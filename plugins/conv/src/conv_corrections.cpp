@@ -267,8 +267,12 @@ Json findings_across_libraries(const Json& estimates) {
   }
   Json findings = compute::build_category_findings(blind, false);
   for (auto& f : findings.as_array()) {
-    if (text(f, "estimate_method") == "heuristic") continue;
     Json libraries = Json::array();
+    if (text(f, "estimate_method") == "heuristic") {
+      libraries.push_back(member(f, "library"));
+      f["libraries"] = std::move(libraries);
+      continue;
+    }
     std::vector<std::string> seen;
     for (auto& m : f["members"].as_array()) {
       m["library"] = member(m, kLibraryKey);

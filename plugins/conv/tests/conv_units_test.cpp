@@ -100,3 +100,27 @@ TEST_CASE("conv C2: one finding per problem across libraries") {
   // Members keep their own library (the findings builder joins them to operations by it).
   CHECK(f.find("members")->as_array()[1].find("library")->as_string() == "CK");
 }
+
+TEST_CASE("conv C2: an unmodeled op stays its own finding and lists its library") {
+  using loupe::Json;
+  Json e = Json::object();
+  e["operation"] = "aten::convolution";
+  e["category"] = "conv_fwd";
+  e["type"] = "unmodeled_significant";
+  e["estimate_method"] = "heuristic";
+  e["impact_score"] = 0.9;
+  e["impact_score_low"] = 0.45;
+  e["impact_score_high"] = 1.35;
+  e["efficiency_pct"] = nullptr;
+  e["bound_type"] = nullptr;
+  e["library"] = "cuDNN";
+  e["time_ms"] = 3.0;
+  e["percent_of_total"] = 3.0;
+  Json estimates = Json::array();
+  estimates.push_back(e);
+  const Json findings = loupe::conv::findings_across_libraries(estimates);
+  REQUIRE(findings.size() == 1);
+  const Json& f = findings.as_array()[0];
+  CHECK(f.find("estimate_method")->as_string() == "heuristic");
+  CHECK(f.find("libraries")->as_array()[0].as_string() == "cuDNN");
+}
