@@ -1,6 +1,7 @@
 #include "conv_analyzer.hpp"
 
 #include "conv_category_specific.hpp"
+#include "conv_corrections.hpp"
 #include "conv_library_rules.hpp"
 #include "conv_prose.hpp"
 #include "loupe/compute/findings_builder.hpp"
@@ -24,8 +25,11 @@ ConvRun run_conv_analysis(const ModelView& model, const ConvRunOptions& options)
     run.findings = compute::build_error_findings(options.category, options.comparative, prose,
                                                  run.analysis.message);
   } else {
+    const bool corrected = !options.tracelens_compat && !options.comparative;
+    if (corrected) apply_corrections(run.analysis.metrics, inputs);  // docs/deviations.md C1-C4
     run.findings = compute::build_compute_findings(run.analysis.metrics, options.category,
                                                    options.comparative, prose);
+    if (corrected) decorate_findings(run.findings, run.analysis.metrics);
   }
   return run;
 }

@@ -30,6 +30,9 @@ std::string transpose_band(double percent) {
 }
 
 double ConvProse::transpose_overhead(const compute::FindingContext& f) {
+  // Default mode (docs/deviations.md C1): the layout-conversion finding carries the
+  // channels-last action, so the tuning findings do not repeat it.
+  if (f.metrics.find("layout_conversion_finding") != nullptr) return 0.0;
   return transpose_percent_of(f.metrics);
 }
 

@@ -2,8 +2,10 @@
 
 #include "conv_category_specific.hpp"
 #include "conv_classification.hpp"
+#include "conv_corrections.hpp"
 #include "conv_library_rules.hpp"
 #include "conv_prose.hpp"
+#include "loupe/compute/impact.hpp"
 #include "loupe/compute/op_fields.hpp"
 
 using loupe::conv::classify_conv;
@@ -63,4 +65,62 @@ TEST_CASE("conv: DNN-library detection of conv kernels (I-6)") {
   CHECK(lib("[{'name': 'batched_transpose_32x16_half', 'total_duration_us': 3.7}]") == "MIOpen");
   CHECK(lib("[{'name': 'depthwise_conv2d_fwd_fp32_kernel', 'total_duration_us': 350.0}]") ==
         "null");
+}
+
+TEST_CASE("conv C2: one finding per problem across libraries") {
+  using loupe::Json;
+  const auto estimate = [](const char* library, double mid, double eff) {
+    Json e = Json::object();
+    e["operation"] = "aten::convolution";
+    e["category"] = "conv_fwd";
+    e["type"] = "kernel_tuning";
+    e["estimate_method"] = "quantified";
+    e["impact_score"] = mid;
+    e["impact_score_low"] = mid * 0.8;
+    e["impact_score_high"] = mid * 1.2;
+    e["efficiency_pct"] = eff;
+    e["bound_type"] = "compute";
+    e["library"] = library;
+    e["time_ms"] = 1.0;
+    return e;
+  };
+  Json estimates = Json::array();
+  estimates.push_back(estimate("MIOpen", 0.4, 6.0));
+  estimates.push_back(estimate("CK", 0.3, 7.0));
+  estimates.push_back(estimate("MIOpen", 0.2, 45.0));  // another bucket: another problem
+  // Split by library, no group reaches the 0.5 gate; together they are one finding.
+  CHECK(loupe::compute::build_category_findings(estimates, false).size() == 0);
+  const Json findings = loupe::conv::findings_across_libraries(estimates);
+  REQUIRE(findings.size() == 1);
+  const Json& f = findings.as_array()[0];
+  CHECK(f.find("library")->as_string() == "MIOpen + CK");
+  CHECK(f.find("libraries")->size() == 2);
+  CHECK(f.find("member_count")->as_int() == 2);
+  CHECK(f.find("impact_score")->as_double() == 0.7);
+  // Members keep their own library (the findings builder joins them to operations by it).
+  CHECK(f.find("members")->as_array()[1].find("library")->as_string() == "CK");
+}
+
+TEST_CASE("conv C2: an unmodeled op stays its own finding and lists its library") {
+  using loupe::Json;
+  Json e = Json::object();
+  e["operation"] = "aten::convolution";
+  e["category"] = "conv_fwd";
+  e["type"] = "unmodeled_significant";
+  e["estimate_method"] = "heuristic";
+  e["impact_score"] = 0.9;
+  e["impact_score_low"] = 0.45;
+  e["impact_score_high"] = 1.35;
+  e["efficiency_pct"] = nullptr;
+  e["bound_type"] = nullptr;
+  e["library"] = "cuDNN";
+  e["time_ms"] = 3.0;
+  e["percent_of_total"] = 3.0;
+  Json estimates = Json::array();
+  estimates.push_back(e);
+  const Json findings = loupe::conv::findings_across_libraries(estimates);
+  REQUIRE(findings.size() == 1);
+  const Json& f = findings.as_array()[0];
+  CHECK(f.find("estimate_method")->as_string() == "heuristic");
+  CHECK(f.find("libraries")->as_array()[0].as_string() == "cuDNN");
 }

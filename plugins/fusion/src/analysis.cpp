@@ -23,7 +23,7 @@ AnalysisResult error_result(const std::string& message, bool comparative) {
 EstimateOptions estimate_options(bool compat) {
   EstimateOptions o;
   if (!compat) {
-    o.use_real_total = true;                // Q1
+    o.measured_time = true;                 // Q1, M1
     o.bytes_per_mb = kBytesPerMiB;          // Q5
     o.confidence.token_hints = true;        // Q13
     o.confidence.require_agreement = true;  // Q13
@@ -36,12 +36,35 @@ std::string python_number(double value, bool is_int) {
   return py::float_repr(value);
 }
 
+// M1: each candidate's instances measured in the trace, by file_index; the candidates' totals
+// become the measured ones so that the 2% floor judges measured time.
+struct MeasuredCandidates {
+  std::vector<Candidate> candidates;
+  std::vector<InstanceMeasurement> measurements;  // by file_index
+};
+
+MeasuredCandidates measure_candidates(const Inputs& in) {
+  MeasuredCandidates out;
+  out.candidates = in.candidates;
+  const KernelTimeline* timeline = in.timeline ? &*in.timeline : nullptr;
+  for (auto& c : out.candidates) {
+    InstanceMeasurement m = measure_instances(c, timeline);
+    if (m.status == MeasurementStatus::Measured) c.total_us = m.total_us;
+    if (out.measurements.size() <= c.file_index) out.measurements.resize(c.file_index + 1);
+    out.measurements[c.file_index] = std::move(m);
+  }
+  return out;
+}
+
 }  // namespace
 
 AnalysisResult analyze_inputs(const Inputs& in, const ArchResolver& resolve_arch,
                               const AnalysisOptions& options) {
   AnalysisResult result;
-  const std::vector<Candidate> candidates = filter_and_dedup(in.candidates, in.baseline_ms);
+  const bool measure = !options.compat && !options.comparative;
+  const MeasuredCandidates measured = measure ? measure_candidates(in) : MeasuredCandidates{};
+  const std::vector<Candidate> candidates =
+      filter_and_dedup(measure ? measured.candidates : in.candidates, in.baseline_ms);
   result.log.push_back("  Filtered: " + std::to_string(in.candidates.size()) + " -> " +
                        std::to_string(candidates.size()) + " candidates (max 15 kernels, deduped)");
 
@@ -74,10 +97,13 @@ AnalysisResult analyze_inputs(const Inputs& in, const ArchResolver& resolve_arch
   } else {
     const EstimateOptions eo = estimate_options(options.compat);
     for (size_t i = 0; i < candidates.size(); ++i) {
-      EstimateResult r =
-          options.comparative
-              ? comparative_estimate(candidates[i], i, in.baseline_ms, eo)
-              : standalone_estimate(candidates[i], i, in.lookup, config.peaks, in.baseline_ms, eo);
+      const std::size_t file_index = candidates[i].file_index;
+      const InstanceMeasurement* m =
+          file_index < measured.measurements.size() ? &measured.measurements[file_index] : nullptr;
+      EstimateResult r = options.comparative
+                             ? comparative_estimate(candidates[i], i, in.baseline_ms, eo)
+                             : standalone_estimate(candidates[i], i, in.lookup, config.peaks,
+                                                   in.baseline_ms, eo, m);
       if (r.estimate) {
         estimates.push_back(std::move(*r.estimate));
       } else {
@@ -91,7 +117,9 @@ AnalysisResult analyze_inputs(const Inputs& in, const ArchResolver& resolve_arch
 
   std::vector<RejectedEstimate> rejected;
   if (!options.compat) {
-    Selection s = select_estimates(std::move(estimates), candidates, SelectionOptions{});
+    SelectionOptions so;
+    so.run_total_ms = in.baseline_ms;
+    Selection s = select_estimates(std::move(estimates), candidates, so);
     estimates = std::move(s.kept);
     rejected = std::move(s.rejected);
   }
@@ -119,7 +147,8 @@ AnalysisResult run_analysis(const ModelView& model, const AnalysisOptions& optio
   if (auto* err = std::get_if<InputError>(&loaded)) {
     return error_result(err->message, options.comparative);
   }
-  const Inputs& inputs = std::get<Inputs>(loaded);
+  Inputs& inputs = std::get<Inputs>(loaded);
+  if (!options.compat && !options.comparative) inputs.timeline = KernelTimeline::from_model(model);
   const ArchResolver resolver = [&model](const std::string& platform) {
     return resolve_arch(model, platform);
   };

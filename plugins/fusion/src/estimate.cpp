@@ -1,5 +1,7 @@
 #include "estimate.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "loupe/python_format.hpp"
@@ -21,6 +23,28 @@ EstimateResult reject(std::string rule, std::string reason) {
 }
 
 double round2(double v) { return py::round_half_even(v, 2); }
+
+// Per kernel position: the fraction of its measured time the fusion removes, from the first
+// instance (GEMM epilogue kernels: all of it; elementwise runs: the roofline saving spread
+// over the run's time).
+std::vector<double> savings_fractions(const std::vector<Subgroup>& subgroups, const Peaks& peaks,
+                                      double bytes_per_mb) {
+  std::vector<double> out;
+  for (const auto& sg : subgroups) {
+    if (sg.kind == SubgroupKind::GemmEpilogue) {
+      for (const auto& e : sg.kernels) out.push_back(is_matrix(e) ? 0.0 : 1.0);
+    } else if (sg.kind == SubgroupKind::Elementwise) {
+      double time = 0.0;
+      for (const auto& e : sg.kernels) time += e.dur_us;
+      const double saving = roofline_savings_us(sg.kernels, peaks, 100.0, bytes_per_mb);
+      const double fraction = time > 0 ? std::min(1.0, saving / time) : 0.0;
+      out.insert(out.end(), sg.kernels.size(), fraction);
+    } else {
+      out.insert(out.end(), sg.kernels.size(), 0.0);
+    }
+  }
+  return out;
+}
 double round3(double v) { return py::round_half_even(v, 3); }
 
 }  // namespace
@@ -75,9 +99,43 @@ std::vector<Subgroup> split_into_subgroups(const std::vector<EnrichedKernel>& ke
   return out;
 }
 
+const char* time_source_name(TimeSource source) {
+  switch (source) {
+    case TimeSource::FirstInstanceScaled:
+      return "first_instance_x_instance_count";
+    case TimeSource::MeasuredInstances:
+      return "measured_instances";
+    case TimeSource::AccumulatedTotal:
+      return "accumulated_total";
+    case TimeSource::FirstInstanceOnly:
+      return "first_instance_only";
+  }
+  return "unknown";
+}
+
+bool total_is_first_instance_scaled(const Candidate& c) {
+  if (!c.total_us || c.instances_or_one() <= 1 || c.kernels.size() < 3) return false;
+  // The narrowed attention core the candidate scan writes (docs/deviations.md M1): a
+  // matrix kernel, a softmax kernel, a matrix kernel.
+  const auto matrix = [](const Kernel& k) {
+    EnrichedKernel e;
+    e.name = k.name;
+    e.type = k.type;
+    return is_matrix(e);
+  };
+  bool softmax = false;
+  for (const auto& k : c.kernels) softmax = softmax || contains(to_lower(k.name), "softmax");
+  if (!softmax || !matrix(c.kernels.front()) || !matrix(c.kernels.back())) return false;
+  double first = 0.0;
+  for (const auto& k : c.kernels) first += k.dur_us;
+  const double scaled = first * static_cast<double>(c.instances_or_one());
+  return std::fabs(*c.total_us - scaled) <= 1e-9 * std::max(1.0, std::fabs(scaled));
+}
+
 EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const PerfLookup& lookup,
                                    const Peaks& peaks, double baseline_ms,
-                                   const EstimateOptions& options) {
+                                   const EstimateOptions& options,
+                                   const InstanceMeasurement* measured) {
   const std::int64_t ic = c.instances_or_one();
   if (c.kernels.size() < 2) return reject("G1", "it has fewer than 2 kernels");
   if (c.has_fused_kernel) return reject("G2", "it already contains a fused kernel");
@@ -137,17 +195,59 @@ EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const 
 
   double time_ms = current * ic_d / 1000;
   double savings_high_ms = total_savings_us * ic_d / 1000;
-  if (options.use_real_total && c.total_us && *c.total_us > 0) {
-    time_ms = *c.total_us / 1000;
-    savings_high_ms = gap_high * time_ms;
+  TimeSource source = TimeSource::FirstInstanceScaled;
+  std::int64_t measured_instances = ic;
+  std::vector<GroupAccount> groups;
+  if (options.measured_time) {
+    if (measured != nullptr && measured->status == MeasurementStatus::Measured) {
+      const std::vector<double> fractions =
+          savings_fractions(subgroups, peaks, options.bytes_per_mb);
+      source = TimeSource::MeasuredInstances;
+      measured_instances = measured->matched_instances;
+      time_ms = 0.0;
+      savings_high_ms = 0.0;
+      for (const auto& g : measured->groups) {
+        GroupAccount account;
+        account.instances = g.instances;
+        account.kernel_names = g.kernel_names;
+        for (size_t i = 0; i < g.dur_us.size() && i < fractions.size(); ++i) {
+          account.time_ms += g.dur_us[i] / 1000;
+          account.savings_high_ms += fractions[i] * g.dur_us[i] / 1000;
+        }
+        time_ms += account.time_ms;
+        savings_high_ms += account.savings_high_ms;
+        groups.push_back(account);
+      }
+    } else if (c.total_us && *c.total_us > 0 && !total_is_first_instance_scaled(c)) {
+      source = TimeSource::AccumulatedTotal;
+      time_ms = *c.total_us / 1000;
+      savings_high_ms = gap_high * time_ms;
+    } else {
+      source = TimeSource::FirstInstanceOnly;
+      measured_instances = 1;
+      time_ms = current / 1000;
+      savings_high_ms = total_savings_us / 1000;
+    }
+    // The invariant of docs/deviations.md (M1): a saving never exceeds the measured time of
+    // the kernels it names.
+    if (!(savings_high_ms <= time_ms)) {
+      return reject("I1", "its projected savings " + fmt("%.3f", savings_high_ms) +
+                              " ms exceed the measured kernel time " + fmt("%.3f", time_ms) +
+                              " ms");
+    }
   }
   if (savings_high_ms < kMinSavingsMs) {
     return reject("G9", "projected savings " + fmt("%.3f", savings_high_ms) +
                             " ms are below the 0.1 ms minimum");
   }
-  const double impact_high = gap_high * time_ms / baseline_ms * 100;
-  const double impact_low = gap_low * time_ms / baseline_ms * 100;
-  const double impact_mid = gap_mid * time_ms / baseline_ms * 100;
+  double impact_high = gap_high * time_ms / baseline_ms * 100;
+  double impact_low = gap_low * time_ms / baseline_ms * 100;
+  double impact_mid = gap_mid * time_ms / baseline_ms * 100;
+  if (source == TimeSource::MeasuredInstances) {
+    impact_high = savings_high_ms / baseline_ms * 100;
+    impact_low = (75.0 / 100.0) * savings_high_ms / baseline_ms * 100;
+    impact_mid = (87.5 / 100.0) * savings_high_ms / baseline_ms * 100;
+  }
   if (impact_high < kMinImpactScore) {
     return reject("G10",
                   "impact_score_high " + fmt("%.2f", impact_high) + " is below the 2.0% minimum");
@@ -169,6 +269,10 @@ EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const 
   e.confidence = classify_confidence(c.base_name, c.module_name, enriched, options.confidence);
   e.has_gemm_epilogue = has_epilogue;
   e.savings_high_ms = savings_high_ms;
+  e.savings_mid_ms = (87.5 / 100.0) * savings_high_ms;
+  e.time_source = source;
+  e.measured_instances = measured_instances;
+  e.groups = std::move(groups);
   const size_t unmodeled = enriched.size() - modeled;
   if (unmodeled > 0) {
     e.warning = std::to_string(unmodeled) + " of " + std::to_string(c.kernels.size()) +
@@ -232,6 +336,9 @@ EstimateResult comparative_estimate(const Candidate& c, std::size_t index, doubl
   e.delta_kernel_count = c.delta.is_null() ? Json(0) : c.delta;
   e.confidence = classify_confidence(c.base_name, c.module_name, t1, options.confidence);
   e.savings_high_ms = savings_high;
+  e.savings_mid_ms = savings_mid;
+  e.time_source = TimeSource::AccumulatedTotal;
+  e.measured_instances = c.instances_or_one();
   e.kernels = std::move(t1);
   EstimateResult r;
   r.estimate = std::move(e);

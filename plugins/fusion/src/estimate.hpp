@@ -7,6 +7,7 @@
 
 #include "candidate.hpp"
 #include "confidence.hpp"
+#include "instance_measurement.hpp"
 #include "perf_lookup.hpp"
 #include "roofline.hpp"
 
@@ -17,11 +18,34 @@ inline constexpr double kMinSavingsMs = 0.1;
 inline constexpr std::int64_t kMaxFusionKernelCount = 15;
 
 struct EstimateOptions {
-  // Q1: scale the per-instance savings fraction by the accumulated total_kernel_time_us
-  // instead of first-instance time x instance_count.
-  bool use_real_total = false;
+  // Q1/M1 (default mode): time and savings from measured kernel time (the candidate's
+  // instances found in the trace, else its accumulated total_kernel_time_us when that is a real
+  // sum, else the first instance alone) instead of first-instance time x instance_count.
+  bool measured_time = false;
   double bytes_per_mb = kBytesPerMbTraceLens;  // Q5
   ConfidenceOptions confidence;
+};
+
+// Where an estimate's time_ms comes from.
+enum class TimeSource {
+  FirstInstanceScaled,  // compat: first instance x instance_count (an extrapolation)
+  MeasuredInstances,    // every matched instance's kernels, from the trace timeline
+  AccumulatedTotal,     // total_kernel_time_us summed over instances by the candidate scan
+  FirstInstanceOnly,    // only the first instance could be measured
+};
+const char* time_source_name(TimeSource source);
+
+// One shape group of a measured estimate.
+struct GroupAccount {
+  std::vector<std::string>
+      kernel_names;  // what the group launches (the kernel choice shows the shape)
+  std::int64_t instances = 0;
+  double time_ms = 0.0;          // unrounded
+  double savings_high_ms = 0.0;  // unrounded
+  double savings_mid_ms = 0.0;   // unrounded; the card's and the metrics' saving
+  TimeSource time_source = TimeSource::FirstInstanceScaled;
+  std::int64_t measured_instances = 0;  // instances whose kernel time is in time_ms
+  std::vector<GroupAccount> groups;     // MeasuredInstances: one per shape group
 };
 
 struct Estimate {
@@ -44,6 +68,10 @@ struct Estimate {
   std::optional<std::string> warning;
   bool has_gemm_epilogue = false;
   double savings_high_ms = 0.0;  // unrounded
+  double savings_mid_ms = 0.0;   // unrounded; the card's and the metrics' saving
+  TimeSource time_source = TimeSource::FirstInstanceScaled;
+  std::int64_t measured_instances = 0;  // instances whose kernel time is in time_ms
+  std::vector<GroupAccount> groups;     // MeasuredInstances: one per shape group
 };
 
 // Why a candidate produced no estimate (the gate that stopped it).
@@ -60,9 +88,16 @@ struct EstimateResult {
 // The enrichment step: each kernel joined with shape_aware_lookup.
 std::vector<EnrichedKernel> enrich(const Candidate& c, const PerfLookup& lookup);
 
+// `measured` (default mode) holds the candidate's instances found in the trace.
 EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const PerfLookup& lookup,
                                    const Peaks& peaks, double baseline_ms,
-                                   const EstimateOptions& options);
+                                   const EstimateOptions& options,
+                                   const InstanceMeasurement* measured = nullptr);
+
+// True when total_kernel_time_us is the first instance's kernel time x instance_count because
+// the candidate scan narrowed the kernels to the attention core inside the module (GEMM,
+// softmax, GEMM; the total is then exactly the scaled first instance), not a measured sum.
+bool total_is_first_instance_scaled(const Candidate& c);
 
 EstimateResult comparative_estimate(const Candidate& c, std::size_t index, double baseline_ms,
                                     const EstimateOptions& options);

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "framework.hpp"
 #include "loupe/python_format.hpp"
 #include "patterns.hpp"
 
@@ -117,23 +118,71 @@ std::string display_name(const Candidate& c) {
 }
 
 std::string title_of(const std::string& pattern, const Estimate& e) {
-  return pattern + " (" + py::float_repr(e.time_ms) + " ms, " + std::to_string(e.instance_count) +
-         " instances)";
+  std::string instances = std::to_string(e.instance_count) + " instances";
+  if (e.time_source == TimeSource::MeasuredInstances ||
+      e.time_source == TimeSource::FirstInstanceOnly) {
+    if (e.measured_instances < e.instance_count) {
+      instances = std::to_string(e.measured_instances) + " of " + instances + " measured";
+    }
+  }
+  // Compat keeps TraceLens's number and says what it is (docs/deviations.md M1).
+  const bool scaled =
+      e.time_source == TimeSource::FirstInstanceScaled && !e.comparative && e.instance_count > 1;
+  if (scaled) {
+    return pattern + " (" + py::float_repr(e.time_ms) + " ms extrapolated: first instance x " +
+           std::to_string(e.instance_count) + ")";
+  }
+  return pattern + " (" + py::float_repr(e.time_ms) + " ms, " + instances + ")";
 }
 
-std::string insight(const Candidate& c, const Estimate& e, const PatternMatch& m,
-                    bool first_instance_time) {
+// The saving the metrics carry as estimated_savings_ms.
+double savings_ms(const Estimate& e) { return py::round_half_even(e.savings_mid_ms, 3); }
+
+// M1: the sentence that says what time_ms is, in the terms of its source.
+std::string time_sentence(const Estimate& e) {
+  switch (e.time_source) {
+    case TimeSource::FirstInstanceScaled:
+      return " Scaling its first instance by the instance count gives " +
+             py::float_repr(e.time_ms) + " ms of GPU time.";
+    case TimeSource::AccumulatedTotal:
+      return " Its kernels take " + py::float_repr(e.time_ms) +
+             " ms of GPU time summed over all instances.";
+    case TimeSource::FirstInstanceOnly:
+      return " Only its first instance could be measured (the raw trace's kernel timeline is not "
+             "available or does not identify the other instances): its kernels take " +
+             py::float_repr(e.time_ms) + " ms; the other " + std::to_string(e.instance_count - 1) +
+             " instances are not counted.";
+    case TimeSource::MeasuredInstances:
+      break;
+  }
+  std::string text = " Its kernels take " + py::float_repr(e.time_ms) +
+                     " ms of measured GPU time over " + std::to_string(e.measured_instances) +
+                     " instances";
+  if (e.groups.size() > 1) {
+    text += " in " + std::to_string(e.groups.size()) + " groups of distinct kernels (";
+    for (size_t i = 0; i < e.groups.size(); ++i) {
+      const auto& g = e.groups[i];
+      text += (i == 0 ? "" : ", ") + std::to_string(g.instances) + " instances " +
+              fixed(py::round_half_even(g.time_ms, 3), 3) + " ms";
+    }
+    text += ")";
+  }
+  text += ".";
+  if (e.measured_instances < e.instance_count) {
+    text += " The other " + std::to_string(e.instance_count - e.measured_instances) +
+            " instances launch a different kernel sequence and are not counted.";
+  }
+  return text;
+}
+
+std::string insight(const Candidate& c, const Estimate& e, const PatternMatch& m) {
   std::string text = code(display_name(c)) + " launches " + std::to_string(e.kernel_count) +
                      " separate GPU kernels per instance (" + type_summary(e.kernels) +
                      ") across " + std::to_string(e.instance_count) + " instances.";
   if (e.comparative) {
     text += " Trace1 spends " + py::float_repr(e.time_ms) + " ms of GPU time in them.";
-  } else if (first_instance_time) {
-    text += " Scaling its first instance by the instance count gives " + py::float_repr(e.time_ms) +
-            " ms of GPU time.";
   } else {
-    text +=
-        " Its kernels take " + py::float_repr(e.time_ms) + " ms of GPU time across all instances.";
+    text += time_sentence(e);
   }
   if (e.comparative) {
     text += " Trace1 launches " + std::to_string(c.kernel_count.value_or(0)) +
@@ -186,6 +235,25 @@ std::vector<Json> data_blocks(const Candidate& c, const Estimate& e) {
                         k.has_perf_data ? "Yes" : "No"});
     }
     blocks.push_back(fd::table(std::move(t)));
+    if (e.time_source == TimeSource::MeasuredInstances) {
+      // M1: where the measured time is, group by group (instances that launch the same kernels).
+      blocks.push_back(
+          fd::paragraph("**Measured instances** (the table above is the first "
+                        "instance; each group launches the same kernels):"));
+      fd::Table g{{"Group", "Instances", "First kernel", "Kernel time (ms)", "Per instance (us)",
+                   "Saving, high (ms)"},
+                  {}};
+      for (size_t i = 0; i < e.groups.size(); ++i) {
+        const auto& group = e.groups[i];
+        const double per_instance =
+            group.instances > 0 ? group.time_ms * 1000 / static_cast<double>(group.instances) : 0;
+        g.rows.push_back({std::to_string(i + 1), std::to_string(group.instances),
+                          table_cell(group.kernel_names.empty() ? "" : group.kernel_names.front()),
+                          fixed(py::round_half_even(group.time_ms, 3), 3), fixed(per_instance, 1),
+                          fixed(py::round_half_even(group.savings_high_ms, 3), 3)});
+      }
+      blocks.push_back(fd::table(std::move(g)));
+    }
     return blocks;
   }
   auto kernel_table = [](const auto& kernels) {
@@ -342,12 +410,21 @@ fd::Document build_findings(const std::vector<Estimate>& estimates, const Findin
 
     fd::Recommendation card;
     card.title = title;
-    card.insight = insight(c, e, m, ctx.first_instance_time);
+    card.insight = insight(c, e, m);
     card.action = pattern_action(m.pattern);
+    if (!ctx.first_instance_time) {  // default mode: the switch for the framework (F1)
+      card.action += " " + framework_action(detect_framework(c), m.pattern);
+    }
     std::string impact_text = "impact_score: " + py::float_repr(e.impact_mid);
     if (!e.comparative) {
       impact_text += " (perf-model coverage " + std::to_string(e.modeled_count) + "/" +
                      std::to_string(e.kernel_count) + " kernels)";
+    }
+    const bool measured_savings = !ctx.first_instance_time;  // default mode (M1)
+    if (measured_savings) {
+      impact_text += "; estimated saving " + fixed(savings_ms(e), 3) + " ms (high " +
+                     fixed(py::round_half_even(e.savings_high_ms, 3), 3) + " ms) of " +
+                     py::float_repr(e.time_ms) + " ms";
     }
     card.impact =
         fd::ImpactScores{Json(e.impact_low), Json(e.impact_mid), Json(e.impact_high), impact_text};
@@ -363,9 +440,10 @@ fd::Document build_findings(const std::vector<Estimate>& estimates, const Findin
         fd::DetailEstimate{Json(e.impact_low), Json(e.impact_high), estimate_bullets(e)};
     doc.details.push_back(std::move(detail));
 
+    const double table_savings =
+        measured_savings ? savings_ms(e) : e.impact_mid * ctx.baseline_ms / 100;
     summary.rows.push_back({"P" + std::to_string(rank) + ": " + pattern, e.fusion_type,
-                            fixed(e.impact_mid * ctx.baseline_ms / 100, 3), fixed(e.impact_mid, 2),
-                            level});
+                            fixed(table_savings, 3), fixed(e.impact_mid, 2), level});
   }
   doc.trailing_sections.push_back({"Impact Summary", {fd::table(std::move(summary))}});
   if (auto bullets = rejection_bullets(ctx); !bullets.empty()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "candidate.hpp"
+#include "instance_measurement.hpp"
 #include "loupe/model.hpp"
 #include "perf_lookup.hpp"
 #include "roofline.hpp"
@@ -21,6 +22,9 @@ struct Inputs {
   std::string platform = "MI300X";  // manifest platform, default MI300X
   std::string csv_dir;              // perf_report_csvs or perf_report_trace1_csvs
   PerfLookup lookup;
+  // Default mode: the raw trace's kernels (absent when the run starts from an analysis
+  // directory), for time accounting from measurements (M1).
+  std::optional<KernelTimeline> timeline;
 };
 
 struct InputError {

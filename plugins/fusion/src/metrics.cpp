@@ -1,5 +1,8 @@
 #include "metrics.hpp"
 
+#include <algorithm>
+
+#include "framework.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::fusion {
@@ -39,12 +42,41 @@ Json estimate_json(const Estimate& e, const Candidate& c, bool with_extras) {
   j["confidence"] = e.confidence.level;
   Json names = Json::array();
   for (const auto& k : e.kernels) names.push_back(k.name);
+  if (with_extras) {
+    // M1: the kernels of the other shape groups are counted too, so they are named too.
+    std::vector<std::string> listed;
+    for (const auto& k : e.kernels) listed.push_back(k.name);
+    for (const auto& g : e.groups) {
+      for (const auto& name : g.kernel_names) {
+        if (std::find(listed.begin(), listed.end(), name) != listed.end()) continue;
+        listed.push_back(name);
+        names.push_back(name);
+      }
+    }
+  }
   j["affected_gpu_kernels"] = std::move(names);
   j["fusion_type"] = e.fusion_type;
   if (e.warning) j["warning"] = *e.warning;
   if (with_extras) {
     j["candidate_index"] = c.file_index;
     j["source"] = c.source;
+    // M1: what time_ms measures and the saving in ms the findings quote.
+    j["framework"] = framework_name(detect_framework(c).framework);  // F1
+    j["time_source"] = time_source_name(e.time_source);
+    j["measured_instance_count"] = e.measured_instances;
+    j["estimated_savings_ms"] = py::round_half_even(e.savings_mid_ms, 3);
+    j["estimated_savings_ms_high"] = py::round_half_even(e.savings_high_ms, 3);
+    if (!e.groups.empty()) {
+      Json groups = Json::array();
+      for (const auto& g : e.groups) {
+        Json item = Json::object();
+        item["instance_count"] = g.instances;
+        item["time_ms"] = py::round_half_even(g.time_ms, 3);
+        item["savings_ms_high"] = py::round_half_even(g.savings_high_ms, 3);
+        groups.push_back(std::move(item));
+      }
+      j["instance_groups"] = std::move(groups);
+    }
   }
   return j;
 }

@@ -1,5 +1,6 @@
 #include "selection.hpp"
 
+#include <cstdio>
 #include <set>
 
 #include "patterns.hpp"
@@ -63,6 +64,7 @@ const Estimate* first_overlap(const Estimate& e, const std::vector<Estimate>& ke
 Selection select_estimates(std::vector<Estimate> sorted, const std::vector<Candidate>& candidates,
                            const SelectionOptions& options) {
   Selection out;
+  double kept_savings_ms = 0.0;
   for (auto& e : sorted) {
     const Candidate& c = candidates.at(e.candidate);
     if (options.reject_containers) {
@@ -81,6 +83,15 @@ Selection select_estimates(std::vector<Estimate> sorted, const std::vector<Candi
         continue;
       }
     }
+    if (options.run_total_ms > 0 && kept_savings_ms + e.savings_high_ms > options.run_total_ms) {
+      char buf[160];
+      std::snprintf(buf, sizeof(buf),
+                    "its %.3f ms saving would take the findings' savings past the run's %.3f ms",
+                    e.savings_high_ms, options.run_total_ms);
+      out.rejected.push_back({e.candidate, e.operation, "I2", buf});
+      continue;
+    }
+    kept_savings_ms += e.savings_high_ms;
     out.kept.push_back(std::move(e));
   }
   return out;

@@ -13,7 +13,7 @@ namespace loupe::fusion {
 struct RejectedEstimate {
   std::size_t candidate = 0;  // index into the filtered candidates
   std::string operation;
-  std::string rule;  // "R5" or "Q2"
+  std::string rule;  // "R5", "Q2" or "I2"
   std::string reason;
 };
 
@@ -25,6 +25,9 @@ struct Selection {
 struct SelectionOptions {
   bool reject_containers = true;  // R5
   bool non_overlapping = true;    // Q2: greedy by impact over gpu_op_uid sets
+  // M1: when positive, an estimate whose high saving would take the kept estimates' sum past
+  // the run's total GPU time is rejected (rule I2).
+  double run_total_ms = 0.0;
 };
 
 Selection select_estimates(std::vector<Estimate> sorted, const std::vector<Candidate>& candidates,

@@ -241,7 +241,7 @@ TEST_CASE("fusion Q1: default mode scales the savings fraction by the real total
                  k("Cijk_gemm_A", "GEMM", 100), k("ew_add_kernel", "Elementwise", 25)});
   c.total_us = 3920.0;  // 2 x 1960
   EstimateOptions o;
-  o.use_real_total = true;
+  o.measured_time = true;
   const auto r = standalone(c, o);
   REQUIRE(r.estimate);
   CHECK(r.estimate->time_ms == 3.92);

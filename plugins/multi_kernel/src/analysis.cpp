@@ -99,6 +99,9 @@ AnalysisOutput analyze_data(const Json& data, const AnalysisInputs& inputs,
   result.cross = cross_validate(sections.overlap, result.timeline);
   result.patterns = detect_patterns(result);
   read_comm_kernels(sections.nccl_summary, result);
+  if (result.corrected && result.scope == "standalone") {
+    result.sync_idle = assess_sync_idle(inputs.gpu_events ? &*inputs.gpu_events : nullptr);
+  }
 
   AnalysisOutput out;
   out.metrics = build_success_metrics(sections, result);

@@ -12,6 +12,7 @@
 #include "input_values.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"
+#include "sync_idle.hpp"
 #include "timeline.hpp"
 
 namespace loupe::multi_kernel {
@@ -23,6 +24,7 @@ struct AnalysisInputs {
   std::string manifest_load_error;
   std::map<std::string, RawTable> tables;  // "perf_report_csvs/gpu_timeline.csv", ...
   std::map<std::string, std::string> table_load_errors;
+  std::optional<RawTable> gpu_events;  // trace/gpu_events.csv, when the run started from a trace
 };
 
 struct AnalysisOptions {
@@ -63,6 +65,7 @@ struct AnalysisResult {
   double comm_kernel_sum_ms = 0.0;
   std::string longest_comm_kernel;
   double longest_comm_kernel_us = 0.0;
+  SyncIdle sync_idle;  // default mode, standalone (docs/deviations.md S1)
 };
 
 struct AnalysisOutput {

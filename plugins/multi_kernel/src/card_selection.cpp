@@ -17,6 +17,8 @@ int tie_order(CardKind kind) {
       return 2;
     case CardKind::DeviceCopy:
       return 3;
+    case CardKind::HostWaitIdle:
+      return 4;
   }
   return 4;
 }
@@ -50,6 +52,19 @@ std::vector<Card> select_cards(const AnalysisResult& result) {
     }
   }
   if (!device_copies.issues.empty()) cards.push_back(std::move(device_copies));
+
+  if (sync_idle_reportable(result.sync_idle, result.denominator_ms.value())) {
+    const auto d2h = std::find_if(cards.begin(), cards.end(),
+                                  [](const Card& c) { return c.kind == CardKind::D2HCopy; });
+    const double share =
+        rounded_share(result.sync_idle.idle_after_ms / result.denominator_ms.value() * 100);
+    if (d2h != cards.end()) {
+      d2h->with_idle = true;
+      d2h->severity = std::max(d2h->severity, share);
+    } else {
+      cards.push_back({CardKind::HostWaitIdle, share, {}, true});
+    }
+  }
 
   std::stable_sort(cards.begin(), cards.end(), [](const Card& a, const Card& b) {
     if (a.severity != b.severity) return a.severity > b.severity;

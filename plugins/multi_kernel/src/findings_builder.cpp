@@ -307,7 +307,38 @@ std::string copy_phrase(const AnalysisResult& result, const MemcpyIssue& issue) 
          "% of total GPU time)";
 }
 
+// The copy-call sentence for a HostWaitIdle source: what in the framework issues it.
+std::string host_read_hint(const std::string& op_name) {
+  if (op_name == "aten::_local_scalar_dense" || op_name == "aten::item") {
+    return "`tensor.item()` (or a Python `if`/`bool()` on a GPU tensor)";
+  }
+  if (op_name.empty()) return "a copy outside any PyTorch op";
+  return "`.cpu()` / `.tolist()` / `.numpy()` on a GPU tensor (`" + op_name + "`)";
+}
+
+// S1: what the raw trace shows about the idle time after D2H / synchronous copies.
+std::string idle_sentence(const AnalysisResult& result) {
+  const SyncIdle& s = result.sync_idle;
+  std::string text =
+      "After " + std::to_string(s.copies_before_idle) + " of " + std::to_string(s.copies) +
+      " device-to-host or synchronous copies the GPU sits idle until the host "
+      "launches more work: " +
+      fixed(s.idle_after_ms, 3) + " ms in total (" +
+      fixed(s.idle_after_ms / result.denominator_ms.value() * 100, 2) + "% of the GPU time span, " +
+      fixed(s.total_idle_ms > 0 ? s.idle_after_ms / s.total_idle_ms * 100 : 0, 2) + "% of its " +
+      fixed(s.total_idle_ms, 3) + " ms of idle gaps), the longest gap " +
+      fixed(s.largest_gap_ms, 3) + " ms.";
+  if (!s.sources.empty()) {
+    const auto& top = s.sources.front();
+    text += " Most of it follows copies from " +
+            (top.op_name.empty() ? std::string("no PyTorch op") : "`" + top.op_name + "`") + " (" +
+            std::to_string(top.gaps) + " gaps, " + fixed(top.idle_ms, 3) + " ms).";
+  }
+  return text;
+}
+
 std::string copy_insight(const AnalysisResult& result, const Card& card) {
+  if (card.kind == CardKind::HostWaitIdle) return idle_sentence(result);
   std::string text;
   for (size_t i = 0; i < card.issues.size(); ++i) {
     if (i > 0) text += ", and ";
@@ -315,6 +346,7 @@ std::string copy_insight(const AnalysisResult& result, const Card& card) {
   }
   text += ".";
   text[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  if (card.with_idle) text += " " + idle_sentence(result);
   return text;
 }
 
@@ -345,6 +377,10 @@ std::string action(const Card& card, WorkloadMode mode) {
     case CardKind::H2DCopy:
       return "Stage host inputs in pinned buffers and issue non-blocking copies ahead of their "
              "consumers. This should reduce H2D time and exposed memcpy time.";
+    case CardKind::HostWaitIdle:
+      return "Keep the values the host reads on the device, or read them once per several steps "
+             "with a non-blocking copy into pinned memory and an event, instead of a blocking "
+             "read in every step. This should remove the GPU idle time after the copies.";
     case CardKind::DeviceCopy: {
       const bool d2d = covers(card, "D2D");
       const bool other = covers(card, "other");
@@ -385,6 +421,13 @@ std::string identification(const Card& card) {
       return "Host-to-device copies exceed the count threshold of 10 or the 5% time-share "
              "threshold" +
              copy_source;
+    case CardKind::HostWaitIdle:
+      return std::string(
+                 "Device-to-host and synchronous copies are followed by GPU idle gaps "
+                 "of at least 1% of the GPU time span (source: ") +
+             kMetricsFile +
+             " → `sync_idle_assessment.idle_after_copies_ms`, `sync_idle_assessment.sources[]`; "
+             "the raw trace's GPU timeline).";
     case CardKind::DeviceCopy:
       return "Device-to-device or unclassified copies exceed the count threshold of 10 (with more "
              "than 1% time share) or the 5% time-share threshold" +
@@ -408,6 +451,10 @@ std::string reasoning(const Card& card) {
     case CardKind::DeviceCopy:
       return "Each copy occupies the GPU timeline and memory bandwidth without producing new "
              "results.";
+    case CardKind::HostWaitIdle:
+      return "A blocking read of a device result makes the host wait for the GPU to drain; the "
+             "GPU then idles until the host has processed the value and launched the next "
+             "kernels.";
   }
   return {};
 }
@@ -434,12 +481,30 @@ std::string resolution(const Card& card, WorkloadMode mode) {
     case CardKind::DeviceCopy:
       return "A copy that is never issued costs no GPU time, so removing redundant copies "
              "shortens the timeline by their duration.";
+    case CardKind::HostWaitIdle:
+      return "Without the blocking read the host keeps launching ahead of the GPU, so the next "
+             "kernels are queued before the copy finishes and the gap closes.";
   }
   return {};
 }
 
 fd::Table detail_table(const AnalysisResult& result, const Card& card) {
   fd::Table t{{"Metric", "Value", "Flagged"}, {}};
+  if (card.with_idle) {
+    t.rows.push_back({"GPU idle after D2H / synchronous copies",
+                      fixed(result.sync_idle.idle_after_ms, 3) + " ms (" +
+                          std::to_string(result.sync_idle.copies_before_idle) + " gaps)",
+                      "true"});
+    for (size_t i = 0; i < result.sync_idle.sources.size() && i < 5; ++i) {
+      const auto& src = result.sync_idle.sources[i];
+      t.rows.push_back({"Idle after copies from " +
+                            (src.op_name.empty() ? std::string("(no op)") : src.op_name) + " (" +
+                            src.launcher_name + ", " + src.direction + ")",
+                        fixed(src.idle_ms, 3) + " ms (" + std::to_string(src.gaps) + " gaps)",
+                        "true"});
+    }
+    if (card.kind == CardKind::HostWaitIdle) return t;
+  }
   if (card.kind == CardKind::CommOverlap || card.kind == CardKind::CommVolume) {
     t.rows.push_back({"Exposed Communication",
                       fixed(result.blocking.exposed_ms, 3) + " ms (" +
@@ -480,8 +545,33 @@ std::string card_title(const Card& card, WorkloadMode mode) {
       }
       return covers(card, "D2D") ? "Device-to-device copies"
                                  : "Unclassified-direction memory copies";
+    case CardKind::HostWaitIdle:
+      return "Host reads of device results leave the GPU idle";
   }
   return {};
+}
+
+// A number as the metrics round it (half-even, 3 decimals), printed with 3 decimals.
+std::string fixed3_rounded(double value) {
+  return fixed(py_round(PyNumber::real(value), 3).value(), 3);
+}
+
+// S1: the card's saving is the measured idle time after the copies (metrics
+// sync_idle_assessment); the scores are the metrics' numbers.
+fd::ImpactScores idle_impact(const AnalysisResult& result) {
+  const Json j = sync_idle_json(result.sync_idle, result.denominator_ms.value());
+  const auto value = [&](const char* key) {
+    const Json* v = j.find(key);
+    return v == nullptr ? Json() : *v;
+  };
+  const SyncIdleSavings s = sync_idle_savings(result.sync_idle, result.denominator_ms.value());
+  return fd::ImpactScores{
+      value("impact_score_low"), value("impact_score"), value("impact_score_high"),
+      "impact_score: " + loupe::dump_python_json(value("impact_score"), -1) +
+          "; estimated saving " + fixed3_rounded(s.mid_ms) + " ms (high " +
+          fixed3_rounded(s.high_ms) +
+          " ms: the idle time measured after the copies, an upper bound, since host work done in "
+          "those gaps stays unless it overlaps GPU work)"};
 }
 
 fd::Document build_findings(const AnalysisResult& result, const std::vector<Card>& cards) {
@@ -507,6 +597,12 @@ fd::Document build_findings(const AnalysisResult& result, const std::vector<Card
                       ? comm_insight(result, card.kind)
                       : copy_insight(result, card);
     rec.action = action(card, mode);
+    if (card.with_idle && card.kind == CardKind::HostWaitIdle &&
+        !result.sync_idle.sources.empty()) {
+      rec.action = "Find the " + host_read_hint(result.sync_idle.sources.front().op_name) +
+                   " in the step loop. " + rec.action;
+    }
+    if (card.with_idle) rec.impact = idle_impact(result);
     doc.recommendations.push_back(std::move(rec));
 
     fd::Detail detail;

@@ -44,6 +44,9 @@ mk::AnalysisInputs read_inputs(const loupe::ModelView& model) {
   } else {
     inputs.manifest_load_error = load_error(model, mk::kManifestFile);
   }
+  if (const auto events = model.table(mk::kGpuEventsView)) {
+    inputs.gpu_events = copy_table(events);
+  }
   for (const char* file : kTimelineFiles) {
     if (const auto table = model.table(file)) {
       inputs.tables.emplace(file, copy_table(table));
