@@ -37,7 +37,7 @@ std::vector<RunCase> conv_runs(const fs::path& shared) {
 
 }  // namespace
 
-TEST_CASE("conv parity: every TraceLens conv metrics file of the reference pack") {
+TEST_CASE("conv parity: every TraceLens conv metrics file of the reference pack", "[pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const auto runs = conv_runs(shared);
   CHECK(runs.size() == 23);  // 13 reference metrics files + 10 in golden/conv/runs
@@ -60,7 +60,7 @@ TEST_CASE("conv parity: every TraceLens conv metrics file of the reference pack"
   }
 }
 
-TEST_CASE("conv parity: the synthetic cases of spec §6 (golden/cases)") {
+TEST_CASE("conv parity: the synthetic cases of spec §6 (golden/cases)", "[pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const fs::path cases = shared / "data/golden/conv/golden/cases";
   int exact = 0;

@@ -222,13 +222,12 @@ std::optional<std::string> load_error(const ModelView& model, const std::string&
 
 }  // namespace
 
-std::string output_dir_of(const ModelView& model) {
-  if (auto out = model.property("output_dir")) return *out;
+std::string input_dir_of(const ModelView& model) {
   return model.property("input_dir").value_or(".");
 }
 
 std::variant<Inputs, InputError> load_inputs(const ModelView& model, bool comparative) {
-  const std::string out_dir = output_dir_of(model);
+  const std::string in_dir = input_dir_of(model);
   Inputs in;
 
   const JsonView candidates = model.document(kCandidatesDoc);
@@ -236,7 +235,7 @@ std::variant<Inputs, InputError> load_inputs(const ModelView& model, bool compar
     if (auto why = load_error(model, kCandidatesDoc)) {
       return InputError{"Fusion candidates are not valid JSON: " + *why};
     }
-    return InputError{"Fusion candidates not found: " + out_dir + "/" + kCandidatesDoc};
+    return InputError{"Fusion candidates not found: " + in_dir + "/" + kCandidatesDoc};
   }
 
   const JsonView manifest = model.document(kManifestDoc);
@@ -258,7 +257,7 @@ std::variant<Inputs, InputError> load_inputs(const ModelView& model, bool compar
     if (auto why = load_error(model, csv_name)) {
       return InputError{"Perf summary CSV could not be read: " + *why};
     }
-    return InputError{"Perf summary CSV not found: " + out_dir + "/" + csv_name};
+    return InputError{"Perf summary CSV not found: " + in_dir + "/" + csv_name};
   }
 
   if (auto err = read_candidates(candidates, kCandidatesDoc, comparative, in.candidates)) {

@@ -31,8 +31,9 @@ struct InputError {
   std::string message;
 };
 
-// The output directory path TraceLens puts in its messages.
-std::string output_dir_of(const ModelView& model);
+// The analysis directory the inputs come from, as messages about a missing input name it
+// (TraceLens reads and writes one directory, so its messages say the same path).
+std::string input_dir_of(const ModelView& model);
 
 // Loads candidates, manifest and perf CSV in TraceLens's order. The comparative flag picks the
 // comparative candidate fields (kernel_count_trace1, kernels_trace1, ...).

@@ -450,7 +450,7 @@ TEST_CASE("fusion findings: cards, blocks and the short forms", "[fusion]") {
   ctx.candidates = &cs;
   const auto doc = build_findings({*r.estimate}, ctx);
   REQUIRE(doc.recommendations.size() == 1);
-  CHECK(doc.recommendations[0].title == "Unfused GELU (1.96 ms, 8 instances)");
+  CHECK(doc.recommendations[0].title == "Unfused GELU (1.96 ms extrapolated: first instance x 8)");
   CHECK(doc.recommendations[0].impact->text ==
         "impact_score: 3.15 (perf-model coverage 4/4 kernels)");
   CHECK(doc.recommendations[0].confidence->level == "High");

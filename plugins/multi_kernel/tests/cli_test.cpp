@@ -198,7 +198,7 @@ TEST_CASE("multi_kernel bad input: ERROR metrics and findings, exit 1", "[multi_
 }
 
 TEST_CASE("multi_kernel compat parity on every reference directory",
-          "[multi_kernel][cli][shared]") {
+          "[multi_kernel][cli][shared][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   int exact = 0;
   int dirs = 0;
@@ -221,7 +221,7 @@ TEST_CASE("multi_kernel compat parity on every reference directory",
 }
 
 TEST_CASE("multi_kernel compat parity on the spec's E, TC and R cases",
-          "[multi_kernel][cli][shared]") {
+          "[multi_kernel][cli][shared][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   const fs::path golden = shared / "data" / "golden" / "multi_kernel" / "expected";
   int checked = 0;
