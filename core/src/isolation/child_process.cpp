@@ -75,6 +75,11 @@ void report_out_of_memory() {
 [[noreturn]] void child_main(const ChildOptions& options, const std::function<void(int)>& body,
                              int wire_fd, int capture_fd) {
   ::setpgid(0, 0);
+  // A crash ends the child with its signal, whatever handlers the host installed (a test
+  // framework's, a sanitizer's): the parent reports "crashed with signal N".
+  for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS}) {
+    ::signal(sig, SIG_DFL);
+  }
   // The child's stdout and stderr go to the capture pipe; stdin reads nothing.
   if (const int null_fd = ::open("/dev/null", O_RDONLY); null_fd >= 0) {
     ::dup2(null_fd, STDIN_FILENO);
