@@ -134,6 +134,26 @@ TEST_CASE("a plugin that reads another category runs after it and sees its metri
   CHECK(std::string((*run)["plugins"][1]["name"].GetString()) == "test_reader");
 }
 
+TEST_CASE("a metrics file left in the input for a category of this run is never read", "[cli]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_reader", "test_good"});
+  loupe::test::write_text(in.path() / "category_data" / "test_good_metrics.json",
+                          R"({"category": "test_good", "status": "OK", "answer": 7})");
+  // Only test_reader is analyzed: test_good's file is an input, and the reader sees it.
+  auto r =
+      run_loupe(analyze_args(in.path(), out.path(), {"reader", "good"}, {"--only", "test_reader"}));
+  REQUIRE(r.exit_code == 0);
+  auto metrics = loupe::core::parse_json_document(
+      read_text(out.path() / "category_data" / "test_reader_metrics.json"));
+  CHECK((*metrics)["read_answer"].GetInt() == 7);
+  // Both analyzed: the reader sees this run's 42, not the stale 7.
+  r = run_loupe(analyze_args(in.path(), out.path(), {"reader", "good"}));
+  REQUIRE(r.exit_code == 0);
+  metrics = loupe::core::parse_json_document(
+      read_text(out.path() / "category_data" / "test_reader_metrics.json"));
+  CHECK((*metrics)["read_answer"].GetInt() == 42);
+}
+
 TEST_CASE("--no-isolate runs in process with the same results", "[cli]") {
   TempDir in, out;
   write_manifest(in.path(), {"test_good", "test_throws"});

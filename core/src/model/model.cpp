@@ -22,6 +22,14 @@ void Model::set_document(const std::string& name, std::shared_ptr<const rapidjso
   insert_sorted(document_names_, name);
 }
 
+void Model::remove_document(const std::string& name) {
+  documents_.erase(name);
+  load_errors_.erase(name);
+  properties_.erase("load_error:" + name);
+  const auto it = std::lower_bound(document_names_.begin(), document_names_.end(), name);
+  if (it != document_names_.end() && *it == name) document_names_.erase(it);
+}
+
 void Model::set_table(const std::string& name, std::shared_ptr<const CsvTable> table) {
   tables_[name] = std::move(table);
   load_errors_.erase(name);

@@ -160,6 +160,13 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
                      std::filesystem::absolute(options.output_dir, ec).lexically_normal().string());
   model.set_property("scope", report.scope);
   const auto runs = plan_runs(model, plugins, options.only, report.unhandled);
+  // A plugin sees only this run's results of the categories this run analyzes: a metrics file
+  // left in the input directory for one of them (an earlier run's, TraceLens's) is not an input.
+  for (const auto& run : runs) {
+    for (const auto& category : run.categories) {
+      model.remove_document("category_data/" + category + "_metrics.json");
+    }
+  }
   for (const auto& name : report.unhandled) {
     spdlog::info("no plugin handles category '{}'; skipped", name);
   }

@@ -21,6 +21,8 @@ class Model {
  public:
   // Adds or replaces a document (e.g. a plugin's metrics after it ran).
   void set_document(const std::string& name, std::shared_ptr<const rapidjson::Document> doc);
+  // Forgets a document and its load error (e.g. a metrics file this run is about to produce).
+  void remove_document(const std::string& name);
   void set_table(const std::string& name, std::shared_ptr<const CsvTable> table);
   void set_property(const std::string& key, std::string value);
   // Records why an input could not be loaded; exposed as property "load_error:<name>".
