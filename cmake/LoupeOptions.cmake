@@ -11,3 +11,13 @@ if(LOUPE_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# libFuzzer builds (clang): every library gets coverage instrumentation for the fuzz targets in
+# fuzz/, with ASan and UBSan.
+option(LOUPE_FUZZ "Build the libFuzzer targets of fuzz/ (clang only)" OFF)
+if(LOUPE_FUZZ)
+  # pointer-overflow stays recoverable so fuzz/ubsan.supp can silence RapidJSON's one report.
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined -fsanitize-recover=pointer-overflow)
+  add_link_options(-fsanitize=address,undefined)
+endif()

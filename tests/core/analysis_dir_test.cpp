@@ -1,10 +1,13 @@
 // Loading analysis directories into the shared model.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include <filesystem>
 
 #include "cli_runner.hpp"
 #include "loupe/core/analysis_dir.hpp"
+#include "loupe/core/json_depth.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -85,6 +88,22 @@ TEST_CASE("a JSON file nested past 512 levels is a load error, not a crash", "[m
   const auto* why = model.property("load_error:category_data/fusion_candidates.json");
   REQUIRE(why != nullptr);
   CHECK_THAT(*why, Catch::Contains("nest deeper than 512 levels"));
+}
+
+TEST_CASE("a zero significand with a large exponent reads as 0.0 (RapidJSON 1.1 reads garbage)",
+          "[model][fuzz]") {
+  const auto doc =
+      loupe::core::parse_json_document(R"([0E206, -0.00e999, 0e-400, 1e5, "0E206", 10E206])");
+  REQUIRE(doc->IsArray());
+  CHECK((*doc)[0].GetDouble() == 0.0);
+  CHECK((*doc)[1].GetDouble() == 0.0);
+  CHECK(std::signbit((*doc)[1].GetDouble()));
+  CHECK((*doc)[2].GetDouble() == 0.0);
+  CHECK((*doc)[3].GetDouble() == 100000.0);
+  CHECK(std::string((*doc)[4].GetString()) == "0E206");
+  CHECK((*doc)[5].GetDouble() == 1e207);
+  // JSON as Python or Loupe writes it is passed through untouched.
+  CHECK_FALSE(loupe::core::zero_exponent_numbers_fixed(R"({"a": [0.0, 1e-05, -0, "0e5"]})"));
 }
 
 TEST_CASE("a missing or non-directory input is an InputError", "[model]") {

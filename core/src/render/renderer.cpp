@@ -1,5 +1,7 @@
 #include "loupe/core/renderer.hpp"
 
+#include "loupe/core/json_depth.hpp"
+
 #include <string>
 #include <vector>
 
@@ -422,6 +424,12 @@ std::string render_findings(const Value& doc) {
 }
 
 std::string render_findings_json(std::string_view json_text) {
+  const auto fixed = zero_exponent_numbers_fixed(json_text);
+  if (fixed) json_text = *fixed;
+  if (json_nesting_exceeds(json_text)) {
+    throw RenderError("findings document nests deeper than " + std::to_string(kMaxJsonDepth) +
+                      " levels");
+  }
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag>(json_text.data(),
                                                                                  json_text.size());

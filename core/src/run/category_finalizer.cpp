@@ -20,12 +20,14 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   return out;
 }
 
-// Parses a document the host already accepted at emit time (document_checks.hpp).
-std::unique_ptr<rapidjson::Document> parse(const std::string& text) {
-  auto doc = std::make_unique<rapidjson::Document>();
-  doc->Parse<rapidjson::kParseNanAndInfFlag>(text.data(), text.size());
-  if (doc->HasParseError()) return nullptr;
-  return doc;
+// Parses a document the host already accepted at emit time (document_checks.hpp), with the
+// model's rules (full precision, NaN as Python writes it).
+std::shared_ptr<const rapidjson::Document> parse(const std::string& text) {
+  try {
+    return parse_json_document(text);
+  } catch (const std::exception&) {
+    return nullptr;
+  }
 }
 
 // The metrics document's own status: OK, NO_DATA or ERROR (with its "error" text).
@@ -118,8 +120,8 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
   std::string failure = run_failure(plugin, category, result);
 
   // The plugin's documents, parsed once.
-  std::unique_ptr<rapidjson::Document> metrics;
-  std::unique_ptr<rapidjson::Document> findings_doc;
+  std::shared_ptr<const rapidjson::Document> metrics;
+  std::shared_ptr<const rapidjson::Document> findings_doc;
   FindingsHeader header;
   if (result.output.metrics_json) metrics = parse(*result.output.metrics_json);
   if (result.output.findings_json) findings_doc = parse(*result.output.findings_json);
@@ -157,7 +159,7 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
       }
       if (check.passed) {
         write_file_atomically(options.output_dir / findings_rel, markdown);
-        model.set_document(metrics_rel, parse_json_document(*result.output.metrics_json));
+        model.set_document(metrics_rel, metrics);
         outcome.status = status == findings::Status::NoData ? "NO_DATA" : "OK";
         outcome.metrics_path = metrics_rel;
         outcome.findings_path = findings_rel;

@@ -37,6 +37,32 @@ bool removable(const fs::path& dir, const std::string& relative, fs::path& targe
   return !ec && fs::is_regular_file(status);
 }
 
+// "<name>.tmp.XXXXXX": a temporary file of write_file_atomically left by a killed run.
+bool is_leftover_temporary(const fs::path& path) {
+  const std::string name = path.filename().string();
+  const auto pos = name.rfind(".tmp.");
+  return pos != std::string::npos && pos > 0 && name.size() == pos + 5 + 6;
+}
+
+// The directories Loupe writes into, relative to the output directory.
+constexpr const char* kOutputDirs[] = {
+    "",         "category_data",    "system_findings",         "category_findings",
+    "metadata", "perf_report_csvs", "perf_report_trace1_csvs", "perf_report_trace2_csvs"};
+
+std::size_t remove_leftover_temporaries(const fs::path& dir) {
+  std::size_t removed = 0;
+  for (const char* sub : kOutputDirs) {
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir / sub, ec)) {
+      if (entry.is_regular_file(ec) && !entry.is_symlink(ec) &&
+          is_leftover_temporary(entry.path()) && fs::remove(entry.path(), ec)) {
+        ++removed;
+      }
+    }
+  }
+  return removed;
+}
+
 }  // namespace
 
 RecordedOutputs recorded_outputs(const fs::path& dir) {
@@ -63,7 +89,7 @@ std::size_t remove_previous_run(const fs::path& dir, PreviousRunScope scope) {
   if (scope == PreviousRunScope::Everything) {
     names.insert(names.end(), recorded.prepared.begin(), recorded.prepared.end());
   }
-  std::size_t removed = 0;
+  std::size_t removed = remove_leftover_temporaries(dir);
   std::set<fs::path> parents;
   for (const auto& name : names) {
     fs::path target;

@@ -1,10 +1,12 @@
-// A guard for every JSON entry point (header-only: the trace, validate and core libraries all
-// use it): the nesting depth of a JSON text, found without parsing it,
+// Guards for every JSON entry point (header-only: the trace, validate and core libraries all
+// use them): the nesting depth of a JSON text, found without parsing it,
 // so that deeply nested input is refused before a recursive parser, walker or destructor could
 // overflow the stack.
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace loupe::core {
@@ -46,6 +48,68 @@ inline bool json_nesting_exceeds(std::string_view text, std::size_t limit = kMax
     }
   }
   return false;
+}
+
+// RapidJSON 1.1's full-precision number parser returns garbage for a zero significand with a
+// large exponent ("0E206" reads as -7e159; found by fuzzing). Returns the text with every such
+// number outside strings written as 0.0 (keeping its sign), or nothing when there is none, which
+// is always the case for JSON that Python or Loupe wrote.
+inline std::optional<std::string> zero_exponent_numbers_fixed(std::string_view text) {
+  std::optional<std::string> out;
+  bool in_string = false;
+  bool escaped = false;
+  std::size_t copied = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      continue;
+    }
+    const bool starts_number = c == '-' || (c >= '0' && c <= '9');
+    if (!starts_number ||
+        (i > 0 &&
+         ((text[i - 1] >= '0' && text[i - 1] <= '9') || text[i - 1] == '.' || text[i - 1] == 'e' ||
+          text[i - 1] == 'E' || text[i - 1] == '+' || text[i - 1] == '-'))) {
+      continue;
+    }
+    std::size_t j = i + (c == '-' ? 1 : 0);
+    bool nonzero = false;
+    bool digits = false;
+    while (j < text.size() && ((text[j] >= '0' && text[j] <= '9') || text[j] == '.')) {
+      if (text[j] >= '1' && text[j] <= '9') nonzero = true;
+      if (text[j] != '.') digits = true;
+      ++j;
+    }
+    if (!digits || nonzero || j >= text.size() || (text[j] != 'e' && text[j] != 'E')) {
+      i = j > i ? j - 1 : i;
+      continue;
+    }
+    std::size_t k = j + 1;
+    if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
+    const std::size_t exponent_start = k;
+    while (k < text.size() && text[k] >= '0' && text[k] <= '9') ++k;
+    if (k == exponent_start) {
+      i = k - 1;
+      continue;
+    }
+    if (!out) out.emplace();
+    out->append(text.substr(copied, i - copied));
+    out->append(c == '-' ? "-0.0" : "0.0");
+    copied = k;
+    i = k - 1;
+  }
+  if (out) out->append(text.substr(copied));
+  return out;
 }
 
 }  // namespace loupe::core

@@ -23,7 +23,8 @@ enum class PreviousRunScope {
 // The outputs recorded in <dir>/loupe_run.json; empty when there is none or it cannot be read.
 RecordedOutputs recorded_outputs(const std::filesystem::path& dir);
 
-// Removes the recorded files of the previous run in `dir` (then the folders that became empty).
+// Removes the recorded files of the previous run in `dir` (then the folders that became empty),
+// and the temporary files "<name>.tmp.XXXXXX" a killed run left in the folders Loupe writes.
 // Returns how many files were removed. Throws std::runtime_error naming a file it cannot remove.
 std::size_t remove_previous_run(const std::filesystem::path& dir, PreviousRunScope scope);
 

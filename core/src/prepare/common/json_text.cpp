@@ -1,5 +1,7 @@
 #include "json_text.hpp"
 
+#include "loupe/core/json_depth.hpp"
+
 #include <rapidjson/document.h>
 
 #include <string>
@@ -30,6 +32,9 @@ Json from_rapidjson(const rapidjson::Value& v) {
 }  // namespace
 
 std::optional<Json> try_parse_json_text(std::string_view text) {
+  const auto fixed = zero_exponent_numbers_fixed(text);
+  if (fixed) text = *fixed;
+  if (json_nesting_exceeds(text)) return std::nullopt;
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag>(text.data(),
                                                                                  text.size());
