@@ -2,13 +2,15 @@
 # Loupe bootstrap: installs what is missing (Debian packages), builds, and runs.
 #   ./bootstrap.sh demo   build (release), then raw bundled trace -> findings
 #   ./bootstrap.sh test   build (dev preset) and run the whole test suite
-#   ./bootstrap.sh ci     `test`, then the test suite again under ASan + UBSan
+#   ./bootstrap.sh ci     `test`, a short libFuzzer run of every fuzz target, then the test suite
+#                         again under ASan + UBSan
+#   ./bootstrap.sh fuzz [SECONDS]  build the libFuzzer targets (clang) and run each SECONDS
 #   ./bootstrap.sh deps   only install the missing packages
 set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ libboost-dev libboost-program-options-dev rapidjson-dev
-          libspdlog-dev catch2 zlib1g-dev)
+          libspdlog-dev catch2 zlib1g-dev dpkg-dev clang libclang-rt-14-dev)
 
 install_missing() {
   local missing=()
@@ -55,13 +57,20 @@ case "${1:-}" in
     install_missing
     run_tests dev
     ;;
+  fuzz)
+    install_missing
+    build fuzz
+    fuzz/run.sh "${2:-60}"
+    ;;
   ci)
     install_missing
     run_tests dev
+    build fuzz
+    fuzz/run.sh 15
     run_tests asan
     ;;
   *)
-    sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -277,3 +277,45 @@ TEST_CASE("a crafted run record cannot make the cleanup remove files outside -o"
   CHECK(read_text(victim) == "keep me\n");
   CHECK(fs::is_symlink(link));
 }
+
+TEST_CASE("the workload comes from --workload, else from what the trace shows", "[cli]") {
+  TempDir in;
+  write_manifest(in.path(), {"test_good"});
+  const auto summary = in.path() / "perf_report_csvs" / "unified_perf_summary.csv";
+  auto workload_of = [&](std::vector<std::string> extra) {
+    TempDir out;
+    const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, std::move(extra)));
+    REQUIRE(r.exit_code == 0);
+    const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
+    const auto evidence = run->HasMember("workload_evidence")
+                              ? std::string((*run)["workload_evidence"].GetString())
+                              : std::string();
+    return std::make_pair(std::string((*run)["workload"].GetString()), evidence);
+  };
+  // A serving engine in the call stacks: inference, SGLang before the vllm:: kernels it runs.
+  loupe::test::write_text(summary,
+                          "name,call_stack_full\n"
+                          "vllm::rms_norm,forward (/ws/model.py:10)\n"
+                          "aten::mm,event_loop (/ws/sglang/srt/managers/scheduler.py:900)\n");
+  auto [workload, evidence] = workload_of({});
+  CHECK(workload == "inference");
+  CHECK_THAT(evidence, Catch::Contains("serving engine SGLang") &&
+                           Catch::Contains("sglang/srt/managers/scheduler.py"));
+  // Backward ops: training.
+  loupe::test::write_text(summary,
+                          "name,call_stack_full\naten::mm,\naten::convolution_backward,\n");
+  std::tie(workload, evidence) = workload_of({});
+  CHECK(workload == "training");
+  CHECK(evidence == "1 backward op signatures in unified_perf_summary.csv");
+  // No backward op at all: inference.
+  loupe::test::write_text(summary, "name,call_stack_full\naten::mm,\naten::softmax,\n");
+  std::tie(workload, evidence) = workload_of({});
+  CHECK(workload == "inference");
+  CHECK_THAT(evidence, Catch::Contains("no backward op among the 2 op signatures"));
+  // --workload wins; compat mode keeps TraceLens's unknown.
+  std::tie(workload, evidence) = workload_of({"--workload", "training"});
+  CHECK(workload == "training");
+  CHECK(evidence == "--workload training");
+  std::tie(workload, evidence) = workload_of({"--compat", "tracelens"});
+  CHECK(workload == "unknown");
+}

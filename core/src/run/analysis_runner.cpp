@@ -10,6 +10,7 @@
 #include "loupe/core/category_finalizer.hpp"
 #include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/run_record.hpp"
+#include "workload_detection.hpp"
 
 namespace loupe::core {
 
@@ -71,6 +72,18 @@ int32_t workload_code(const std::string& workload) {
   if (workload == "training") return LOUPE_WORKLOAD_TRAINING;
   if (workload == "inference") return LOUPE_WORKLOAD_INFERENCE;
   return LOUPE_WORKLOAD_UNKNOWN;
+}
+
+const char* workload_name(Workload workload) {
+  switch (workload) {
+    case Workload::Training:
+      return "training";
+    case Workload::Inference:
+      return "inference";
+    case Workload::Unknown:
+      break;
+  }
+  return "";
 }
 
 }  // namespace
@@ -175,6 +188,20 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   request.scope = report.scope == "comparative" ? LOUPE_SCOPE_COMPARATIVE : LOUPE_SCOPE_STANDALONE;
   request.compat = options.compat_tracelens ? LOUPE_COMPAT_TRACELENS : LOUPE_COMPAT_NONE;
   request.workload = workload_code(options.workload);
+  report.workload = options.workload;
+  // Default mode: without --workload, the trace tells (compat keeps TraceLens's "unknown").
+  if (options.workload.empty() && !options.compat_tracelens) {
+    const WorkloadDetection detected = detect_workload(model);
+    if (detected.workload != Workload::Unknown) {
+      report.workload = workload_name(detected.workload);
+      report.workload_evidence = detected.evidence;
+      request.workload = workload_code(report.workload);
+      model.set_property("workload_evidence", detected.evidence);
+      spdlog::info("workload: {} ({})", report.workload, detected.evidence);
+    }
+  } else if (!options.workload.empty()) {
+    report.workload_evidence = "--workload " + options.workload;
+  }
 
   const FinalizeOptions finalize{options.output_dir, report.scope, options.compat_tracelens};
   IsolationLimits limits;

@@ -17,7 +17,8 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   j["output_dir"] = options.output_dir.string();
   j["scope"] = report.scope;
   j["compat"] = options.compat_tracelens ? "tracelens" : "none";
-  j["workload"] = options.workload.empty() ? "unknown" : options.workload;
+  j["workload"] = report.workload.empty() ? "unknown" : report.workload;
+  if (!report.workload_evidence.empty()) j["workload_evidence"] = report.workload_evidence;
   j["isolated"] = options.isolate;
   Json plugins = Json::array();
   for (const auto& outcome : report.plugins) {

@@ -81,7 +81,7 @@ AnalysisOutput analyze_data(const Json& data, const AnalysisInputs& inputs,
   AnalysisResult result;
   result.corrected = !options.compat;
   result.scope = options.scope;
-  result.workload = choose_workload(inputs.manifest, options.workload);
+  result.workload = choose_workload(inputs.manifest, options.workload, options.workload_evidence);
   result.timeline = load_timeline(inputs, comparative_csvs(inputs, options));
 
   const TotalTime total = timeline_total_time(result.timeline, sections.overlap);
@@ -111,7 +111,8 @@ AnalysisOutput analyze_data(const Json& data, const AnalysisInputs& inputs,
 
 }  // namespace
 
-WorkloadChoice choose_workload(const std::optional<Json>& manifest, const std::string& option) {
+WorkloadChoice choose_workload(const std::optional<Json>& manifest, const std::string& option,
+                               const std::string& evidence) {
   if (manifest && manifest->is_object()) {
     for (const char* key : {"analysis_mode", "workload"}) {
       const Json* value = manifest->find(key);
@@ -122,8 +123,12 @@ WorkloadChoice choose_workload(const std::optional<Json>& manifest, const std::s
       if (text == "training" || text == "default") return {WorkloadMode::Training, source};
     }
   }
-  if (option == "inference") return {WorkloadMode::Inference, "taken from the --workload option"};
-  if (option == "training") return {WorkloadMode::Training, "taken from the --workload option"};
+  const std::string source =
+      evidence.empty() || evidence.rfind("--workload", 0) == 0
+          ? std::string("taken from the --workload option")
+          : "detected from the trace: " + loupe::findings::inline_text(evidence);
+  if (option == "inference") return {WorkloadMode::Inference, source};
+  if (option == "training") return {WorkloadMode::Training, source};
   return {WorkloadMode::Training,
           "the default because neither the manifest nor the --workload option names a workload"};
 }

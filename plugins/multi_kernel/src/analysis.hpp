@@ -31,6 +31,8 @@ struct AnalysisOptions {
   bool compat = false;               // --compat tracelens
   std::string scope = "standalone";  // the host's scope (manifest or --scope)
   std::string workload;              // "training" | "inference" | "" (from --workload)
+  // Set when the host detected the workload from the trace (model property workload_evidence).
+  std::string workload_evidence;
 };
 
 enum class WorkloadMode { Training, Inference };
@@ -76,7 +78,8 @@ struct AnalysisOutput {
 AnalysisOutput run_analysis(const AnalysisInputs& inputs, const AnalysisOptions& options);
 
 // Pieces, exposed for tests.
-WorkloadChoice choose_workload(const std::optional<Json>& manifest, const std::string& option);
+WorkloadChoice choose_workload(const std::optional<Json>& manifest, const std::string& option,
+                               const std::string& evidence = {});
 std::vector<Pattern> detect_patterns(const AnalysisResult& result);
 Json build_success_metrics(const DataSections& sections, const AnalysisResult& result);
 

@@ -83,6 +83,9 @@ class MultiKernelAnalyzer {
     options.compat = ctx.tracelens_compat();
     options.scope = ctx.scope() == loupe::Scope::Comparative ? "comparative" : "standalone";
     options.workload = workload_name(ctx.workload());
+    if (auto evidence = ctx.model().property("workload_evidence")) {
+      options.workload_evidence = *evidence;
+    }
     const mk::AnalysisOutput out = mk::run_analysis(read_inputs(ctx.model()), options);
     if (out.findings.status == loupe::findings::Status::Error) {
       ctx.log(loupe::LogLevel::Error, out.findings.message);

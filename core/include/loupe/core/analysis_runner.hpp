@@ -50,6 +50,8 @@ struct PluginOutcome {
 struct AnalyzeReport {
   const PluginSet* discovery = nullptr;  // every plugin file found, for loupe_run.json
   std::string scope;
+  std::string workload;           // training | inference | "" (unknown)
+  std::string workload_evidence;  // why: --workload, or what the trace shows
   std::vector<PluginOutcome> plugins;  // in execution order
   std::vector<std::string> unhandled;  // manifest categories no plugin handles
   bool any_error() const;
