@@ -125,7 +125,13 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
   std::cout << "Loupe analysis (" << report.scope << ") -> " << output_dir.string() << "\n";
   for (const auto& plugin : report.plugins) {
     for (const auto& c : plugin.categories) {
-      std::cout << "  " << c.status << "\t" << c.category << "\t(" << plugin.plugin->name << ")";
+      std::string status = c.status;
+      if (c.status == "OK") {
+        status = c.findings_count == 0 ? "OK, nothing to fix"
+                                       : "OK, " + std::to_string(c.findings_count) +
+                                             (c.findings_count == 1 ? " finding" : " findings");
+      }
+      std::cout << "  " << status << "\t" << c.category << "\t(" << plugin.plugin->name << ")";
       if (!c.findings_path.empty()) std::cout << "\t" << c.findings_path;
       if (!c.message.empty()) std::cout << "\n      " << c.message;
       std::cout << "\n";

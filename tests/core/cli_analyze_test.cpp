@@ -62,7 +62,7 @@ TEST_CASE("a good plugin's outputs are written and the run succeeds", "[cli]") {
   const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good"}));
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains("OK\ttest_good"));
+  CHECK_THAT(r.out, Catch::Contains("OK, 1 finding\ttest_good"));
   const std::string metrics = read_text(out.path() / "category_data" / "test_good_metrics.json");
   CHECK_THAT(metrics, Catch::StartsWith("{\n  \"category\": \"test_good\",\n  \"status\": \"OK\",\n"
                                         "  \"answer\": 42,"));
@@ -73,6 +73,7 @@ TEST_CASE("a good plugin's outputs are written and the run succeeds", "[cli]") {
   CHECK(std::string((*run)["plugins"][0]["name"].GetString()) == "test_good");
   CHECK(std::string((*run)["plugins"][0]["abi"].GetString()) == "1.0");
   CHECK(std::string(category_record(*run, "test_good")["status"].GetString()) == "OK");
+  CHECK(category_record(*run, "test_good")["findings_count"].GetInt() == 1);
   // Inputs are never touched: nothing new appears in the input directory.
   CHECK_FALSE(fs::exists(in.path() / "loupe_run.json"));
   CHECK_FALSE(fs::exists(in.path() / "system_findings"));

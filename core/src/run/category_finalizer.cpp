@@ -87,6 +87,11 @@ ValidationResult validate_rendered(const std::string& markdown, const FinalizeOp
                                 findings::to_string(style), scope, mode);
 }
 
+std::size_t count_cards(const rapidjson::Value& findings_doc) {
+  const auto it = findings_doc.FindMember("recommendations");
+  return it != findings_doc.MemberEnd() && it->value.IsArray() ? it->value.Size() : 0;
+}
+
 std::string metrics_relative_path(const std::string& category) {
   return "category_data/" + category + "_metrics.json";
 }
@@ -160,10 +165,15 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
       if (check.passed) {
         write_file_atomically(options.output_dir / findings_rel, markdown);
         model.set_document(metrics_rel, metrics);
-        outcome.status = status == findings::Status::NoData ? "NO_DATA" : "OK";
+        // One word for the category: NO_DATA when either document says so (a metrics file that
+        // says OK beside findings that say NO_DATA is reported as NO_DATA, with the reason).
+        const bool no_data =
+            status == findings::Status::NoData || header.status == findings::Status::NoData;
+        outcome.status = no_data ? "NO_DATA" : "OK";
         outcome.metrics_path = metrics_rel;
         outcome.findings_path = findings_rel;
-        if (status == findings::Status::NoData) outcome.message = header.message;
+        outcome.findings_count = count_cards(*findings_doc);
+        if (no_data) outcome.message = header.message;
         return outcome;
       }
       failure = "rendered findings failed validation: " + join(check.errors, "; ");

@@ -37,6 +37,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
       if (!c.message.empty()) cj["message"] = c.message;
       cj["metrics"] = c.metrics_path;
       cj["findings"] = c.findings_path;
+      if (c.status != "ERROR") cj["findings_count"] = static_cast<std::int64_t>(c.findings_count);
       cj["wall_time_ms"] = py::round_half_even(c.wall_ms, 3);
       categories.push_back(std::move(cj));
     }

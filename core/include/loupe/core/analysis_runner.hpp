@@ -39,6 +39,7 @@ struct CategoryOutcome {
   std::string message;        // why, for ERROR / NO_DATA
   std::string metrics_path;   // relative to the output directory
   std::string findings_path;  // relative to the output directory
+  std::size_t findings_count = 0;  // cards in the findings file (OK with 0: nothing to fix)
   double wall_ms = 0.0;
 };
 
