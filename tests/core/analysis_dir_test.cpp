@@ -92,8 +92,8 @@ TEST_CASE("a JSON file nested past 512 levels is a load error, not a crash", "[m
 
 TEST_CASE("a zero significand with a large exponent reads as 0.0 (RapidJSON 1.1 reads garbage)",
           "[model][fuzz]") {
-  const auto doc =
-      loupe::core::parse_json_document(R"([0E206, -0.00e999, 0e-400, 1e5, "0E206", 10E206])");
+  const auto doc = loupe::core::parse_json_document(
+      R"([0E206, -0.00e999, 0e-400, 1e5, "0E206", 10E206, 0.0000000000000000000000000000000])");
   REQUIRE(doc->IsArray());
   CHECK((*doc)[0].GetDouble() == 0.0);
   CHECK((*doc)[1].GetDouble() == 0.0);
@@ -102,8 +102,10 @@ TEST_CASE("a zero significand with a large exponent reads as 0.0 (RapidJSON 1.1 
   CHECK((*doc)[3].GetDouble() == 100000.0);
   CHECK(std::string((*doc)[4].GetString()) == "0E206");
   CHECK((*doc)[5].GetDouble() == 1e207);
+  CHECK((*doc)[6].GetDouble() == 0.0);
   // JSON as Python or Loupe writes it is passed through untouched.
-  CHECK_FALSE(loupe::core::zero_exponent_numbers_fixed(R"({"a": [0.0, 1e-05, -0, "0e5"]})"));
+  CHECK_FALSE(
+      loupe::core::zero_exponent_numbers_fixed(R"({"a": [0.0, 1e-05, -0, 0, 10.5, "0e5"]})"));
 }
 
 TEST_CASE("a missing or non-directory input is an InputError", "[model]") {

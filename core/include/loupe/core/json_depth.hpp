@@ -50,15 +50,17 @@ inline bool json_nesting_exceeds(std::string_view text, std::size_t limit = kMax
   return false;
 }
 
-// RapidJSON 1.1's full-precision number parser returns garbage for a zero significand with a
-// large exponent ("0E206" reads as -7e159; found by fuzzing). Returns the text with every such
-// number outside strings written as 0.0 (keeping its sign), or nothing when there is none, which
-// is always the case for JSON that Python or Loupe wrote.
+// RapidJSON 1.1's full-precision number parser returns garbage for a zero significand that
+// carries a large power of ten: "0E206" reads as -7e159 and "0.0000000000000000000000000000000"
+// as 1.2e-240 (found by fuzzing). Returns the text with every number outside strings whose digits
+// are all zero and that has a fraction or an exponent written as 0.0 (keeping its sign), or
+// nothing when there is none to change, which is the case for JSON that Python or Loupe wrote.
 inline std::optional<std::string> zero_exponent_numbers_fixed(std::string_view text) {
   std::optional<std::string> out;
   bool in_string = false;
   bool escaped = false;
   std::size_t copied = 0;
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
@@ -75,38 +77,37 @@ inline std::optional<std::string> zero_exponent_numbers_fixed(std::string_view t
       in_string = true;
       continue;
     }
-    const bool starts_number = c == '-' || (c >= '0' && c <= '9');
-    if (!starts_number ||
-        (i > 0 &&
-         ((text[i - 1] >= '0' && text[i - 1] <= '9') || text[i - 1] == '.' || text[i - 1] == 'e' ||
-          text[i - 1] == 'E' || text[i - 1] == '+' || text[i - 1] == '-'))) {
-      continue;
-    }
+    if (c != '-' && !is_digit(c)) continue;
+    // A number token: sign, digits and '.', then an optional exponent.
     std::size_t j = i + (c == '-' ? 1 : 0);
     bool nonzero = false;
-    bool digits = false;
-    while (j < text.size() && ((text[j] >= '0' && text[j] <= '9') || text[j] == '.')) {
-      if (text[j] >= '1' && text[j] <= '9') nonzero = true;
-      if (text[j] != '.') digits = true;
+    bool dot = false;
+    while (j < text.size() && (is_digit(text[j]) || text[j] == '.')) {
+      nonzero = nonzero || (text[j] >= '1' && text[j] <= '9');
+      dot = dot || text[j] == '.';
       ++j;
     }
-    if (!digits || nonzero || j >= text.size() || (text[j] != 'e' && text[j] != 'E')) {
-      i = j > i ? j - 1 : i;
-      continue;
+    bool exponent = false;
+    if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
+      std::size_t k = j + 1;
+      if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
+      const std::size_t digits_start = k;
+      while (k < text.size() && is_digit(text[k])) ++k;
+      if (k > digits_start) {
+        exponent = true;
+        j = k;
+      }
     }
-    std::size_t k = j + 1;
-    if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
-    const std::size_t exponent_start = k;
-    while (k < text.size() && text[k] >= '0' && text[k] <= '9') ++k;
-    if (k == exponent_start) {
-      i = k - 1;
-      continue;
+    const std::string_view token = text.substr(i, j - i);
+    const bool needs_fix = !nonzero && (dot || exponent) && token != "0.0" && token != "-0.0" &&
+                           token.find_first_of("0") != std::string_view::npos;
+    if (needs_fix) {
+      if (!out) out.emplace();
+      out->append(text.substr(copied, i - copied));
+      out->append(c == '-' ? "-0.0" : "0.0");
+      copied = j;
     }
-    if (!out) out.emplace();
-    out->append(text.substr(copied, i - copied));
-    out->append(c == '-' ? "-0.0" : "0.0");
-    copied = k;
-    i = k - 1;
+    i = j > i ? j - 1 : i;
   }
   if (out) out->append(text.substr(copied));
   return out;
