@@ -2,6 +2,7 @@
 
 #include "cli_common.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/run_record.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/json_value.hpp"
 
@@ -74,16 +75,7 @@ int run_plugins(const std::vector<std::string>& args) {
     }
     j["plugins"] = std::move(loaded);
     Json files = Json::array();
-    for (const auto& f : set.found) {
-      Json fj = Json::object();
-      fj["path"] = f.path.string();
-      fj["origin"] = core::to_string(f.origin);
-      fj["state"] = core::to_string(f.state);
-      if (!f.name.empty()) fj["name"] = f.name;
-      if (!f.reason.empty()) fj["reason"] = f.reason;
-      if (!f.shadowed_by.empty()) fj["shadowed_by"] = f.shadowed_by;
-      files.push_back(std::move(fj));
-    }
+    for (const auto& f : set.found) files.push_back(core::found_plugin_json(f));
     j["files"] = std::move(files);
     Json missing = Json::array();
     for (const auto& d : set.missing_dirs) missing.push_back(d.string());

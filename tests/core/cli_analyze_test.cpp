@@ -11,19 +11,9 @@ namespace fs = std::filesystem;
 using loupe::test::read_text;
 using loupe::test::run_loupe;
 using loupe::test::TempDir;
+using loupe::test::write_manifest;
 
 namespace {
-
-// An analysis directory whose manifest lists the given categories.
-void write_manifest(const fs::path& dir, const std::vector<std::string>& categories) {
-  std::string list;
-  for (const auto& c : categories) {
-    list += std::string(list.empty() ? "" : ", ") + R"({"name": ")" + c + R"(", "tier": "system"})";
-  }
-  loupe::test::write_text(
-      dir / "category_data" / "category_manifest.json",
-      R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [)" + list + "]}");
-}
 
 std::vector<std::string> plugin_dirs(const std::vector<std::string>& cases) {
   std::vector<std::string> args;

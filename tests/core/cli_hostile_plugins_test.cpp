@@ -17,18 +17,9 @@ using loupe::test::read_text;
 using loupe::test::run_loupe;
 using loupe::test::run_process;
 using loupe::test::TempDir;
+using loupe::test::write_manifest;
 
 namespace {
-
-void write_manifest(const fs::path& dir, const std::vector<std::string>& categories) {
-  std::string list;
-  for (const auto& c : categories) {
-    list += std::string(list.empty() ? "" : ", ") + R"({"name": ")" + c + R"(", "tier": "system"})";
-  }
-  loupe::test::write_text(
-      dir / "category_data" / "category_manifest.json",
-      R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [)" + list + "]}");
-}
 
 std::vector<std::string> analyze_args(const fs::path& in, const fs::path& out,
                                       const std::vector<std::string>& cases,

@@ -103,4 +103,14 @@ CliResult run_process(const fs::path& exe, const std::vector<std::string>& args,
 
 CliResult run_loupe(const std::vector<std::string>& args) { return run_process(loupe_exe(), args); }
 
+void write_manifest(const fs::path& dir, const std::vector<std::string>& categories) {
+  std::string list;
+  for (const auto& c : categories) {
+    list += std::string(list.empty() ? "" : ", ") + R"({"name": ")" + c + R"(", "tier": "system"})";
+  }
+  write_text(
+      dir / "category_data" / "category_manifest.json",
+      R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [)" + list + "]}");
+}
+
 }  // namespace loupe::test

@@ -38,6 +38,10 @@ class TempDir {
 
 std::string read_text(const std::filesystem::path& path);
 void write_text(const std::filesystem::path& path, const std::string& text);
+
+// A minimal analysis directory: category_data/category_manifest.json listing these categories
+// (platform MI300X, standalone scope, system tier).
+void write_manifest(const std::filesystem::path& dir, const std::vector<std::string>& categories);
 // Copies a directory tree (e.g. a fixture analysis directory) to a destination.
 void copy_tree(const std::filesystem::path& from, const std::filesystem::path& to);
 

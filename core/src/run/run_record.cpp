@@ -7,6 +7,17 @@
 
 namespace loupe::core {
 
+Json found_plugin_json(const FoundPlugin& f) {
+  Json j = Json::object();
+  j["path"] = f.path.string();
+  j["origin"] = to_string(f.origin);
+  j["state"] = to_string(f.state);
+  if (!f.name.empty()) j["name"] = f.name;
+  if (!f.reason.empty()) j["reason"] = f.reason;
+  if (!f.shadowed_by.empty()) j["shadowed_by"] = f.shadowed_by;
+  return j;
+}
+
 std::string run_record_json(const Model& model, const AnalyzeReport& report,
                             const AnalyzeOptions& options) {
   Json j = Json::object();
@@ -47,16 +58,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   j["plugins"] = std::move(plugins);
   if (report.discovery != nullptr) {
     Json found = Json::array();
-    for (const auto& f : report.discovery->found) {
-      Json fj = Json::object();
-      fj["path"] = f.path.string();
-      fj["origin"] = to_string(f.origin);
-      fj["state"] = to_string(f.state);
-      if (!f.name.empty()) fj["name"] = f.name;
-      if (!f.reason.empty()) fj["reason"] = f.reason;
-      if (!f.shadowed_by.empty()) fj["shadowed_by"] = f.shadowed_by;
-      found.push_back(std::move(fj));
-    }
+    for (const auto& f : report.discovery->found) found.push_back(found_plugin_json(f));
     j["plugin_files"] = std::move(found);
   }
   Json unhandled = Json::array();

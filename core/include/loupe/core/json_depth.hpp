@@ -14,13 +14,12 @@ namespace loupe::core {
 // The deepest input Loupe accepts anywhere (arrays and objects nested in each other).
 inline constexpr std::size_t kMaxJsonDepth = 512;
 
-// True when arrays/objects in `text` nest deeper than `limit` (brackets inside strings do not
-// count). Linear, no allocation; malformed text is left to the parser.
-inline bool json_nesting_exceeds(std::string_view text, std::size_t limit = kMaxJsonDepth) {
-  std::size_t depth = 0;
+// Tracks whether a scan of JSON text is inside a string. Returns true when `c` belongs to a
+// string (its quotes included), false when it is structure or a number.
+struct JsonStringState {
   bool in_string = false;
   bool escaped = false;
-  for (const char c : text) {
+  bool consume(char c) {
     if (in_string) {
       if (escaped) {
         escaped = false;
@@ -29,12 +28,24 @@ inline bool json_nesting_exceeds(std::string_view text, std::size_t limit = kMax
       } else if (c == '"') {
         in_string = false;
       }
-      continue;
+      return true;
     }
+    if (c == '"') {
+      in_string = true;
+      return true;
+    }
+    return false;
+  }
+};
+
+// True when arrays/objects in `text` nest deeper than `limit` (brackets inside strings do not
+// count). Linear, no allocation; malformed text is left to the parser.
+inline bool json_nesting_exceeds(std::string_view text, std::size_t limit = kMaxJsonDepth) {
+  std::size_t depth = 0;
+  JsonStringState strings;
+  for (const char c : text) {
+    if (strings.consume(c)) continue;
     switch (c) {
-      case '"':
-        in_string = true;
-        break;
       case '[':
       case '{':
         if (++depth > limit) return true;
@@ -57,26 +68,12 @@ inline bool json_nesting_exceeds(std::string_view text, std::size_t limit = kMax
 // nothing when there is none to change, which is the case for JSON that Python or Loupe wrote.
 inline std::optional<std::string> zero_exponent_numbers_fixed(std::string_view text) {
   std::optional<std::string> out;
-  bool in_string = false;
-  bool escaped = false;
+  JsonStringState strings;
   std::size_t copied = 0;
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
+    if (strings.consume(c)) continue;
     if (c != '-' && !is_digit(c)) continue;
     // A number token: sign, digits and '.', then an optional exponent.
     std::size_t j = i + (c == '-' ? 1 : 0);

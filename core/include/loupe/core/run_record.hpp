@@ -4,8 +4,12 @@
 #include <filesystem>
 
 #include "loupe/core/analysis_runner.hpp"
+#include "loupe/json_value.hpp"
 
 namespace loupe::core {
+
+// One plugin file of the search path as loupe_run.json and `loupe plugins --json` list it.
+Json found_plugin_json(const FoundPlugin& found);
 
 std::string run_record_json(const Model& model, const AnalyzeReport& report,
                             const AnalyzeOptions& options);
