@@ -103,6 +103,8 @@ TEST_CASE("a zero significand with a large exponent reads as 0.0 (RapidJSON 1.1 
   CHECK(std::string((*doc)[4].GetString()) == "0E206");
   CHECK((*doc)[5].GetDouble() == 1e207);
   CHECK((*doc)[6].GetDouble() == 0.0);
+  // Malformed text stays malformed (the rewrite never glues onto what follows).
+  CHECK_THROWS(loupe::core::parse_json_document("[-0E062e-66]"));
   // JSON as Python or Loupe writes it is passed through untouched.
   CHECK_FALSE(
       loupe::core::zero_exponent_numbers_fixed(R"({"a": [0.0, 1e-05, -0, 0, 10.5, "0e5"]})"));

@@ -102,6 +102,11 @@ inline std::optional<std::string> zero_exponent_numbers_fixed(std::string_view t
       if (!out) out.emplace();
       out->append(text.substr(copied, i - copied));
       out->append(c == '-' ? "-0.0" : "0.0");
+      // Malformed text such as "0E062e-66": keep the rest from extending the new number.
+      if (j < text.size() && (is_digit(text[j]) || text[j] == '.' || text[j] == 'e' ||
+                              text[j] == 'E' || text[j] == '+' || text[j] == '-')) {
+        out->push_back(' ');
+      }
       copied = j;
     }
     i = j > i ? j - 1 : i;
