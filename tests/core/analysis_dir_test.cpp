@@ -105,9 +105,10 @@ TEST_CASE("a zero significand with a large exponent reads as 0.0 (RapidJSON 1.1 
   CHECK((*doc)[6].GetDouble() == 0.0);
   // Malformed text stays malformed (the rewrite never glues onto what follows).
   CHECK_THROWS(loupe::core::parse_json_document("[-0E062e-66]"));
+  CHECK_THROWS(loupe::core::parse_json_document("[0.0000000000000000000000000000000000.0001]"));
   // JSON as Python or Loupe writes it is passed through untouched.
   CHECK_FALSE(
-      loupe::core::zero_exponent_numbers_fixed(R"({"a": [0.0, 1e-05, -0, 0, 10.5, "0e5"]})"));
+      loupe::core::numbers_safe_for_rapidjson(R"({"a": [0.0, 1e-05, -0, 0, 10.5, "0e5"]})"));
 }
 
 TEST_CASE("a missing or non-directory input is an InputError", "[model]") {

@@ -66,7 +66,7 @@ std::shared_ptr<const rapidjson::Document> parse_json_document(std::string_view 
                              std::to_string(kMaxJsonDepth) +
                              " levels (the limit for any JSON Loupe reads)");
   }
-  const auto fixed = zero_exponent_numbers_fixed(text);
+  const auto fixed = numbers_safe_for_rapidjson(text);
   if (fixed) text = *fixed;
   auto doc = std::make_shared<rapidjson::Document>();
   constexpr unsigned kFlags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag;

@@ -424,7 +424,7 @@ std::string render_findings(const Value& doc) {
 }
 
 std::string render_findings_json(std::string_view json_text) {
-  const auto fixed = zero_exponent_numbers_fixed(json_text);
+  const auto fixed = numbers_safe_for_rapidjson(json_text);
   if (fixed) json_text = *fixed;
   if (json_nesting_exceeds(json_text)) {
     throw RenderError("findings document nests deeper than " + std::to_string(kMaxJsonDepth) +

@@ -80,7 +80,7 @@ MetricsFixture load_metrics_fixture(const std::filesystem::path& metrics_path) {
   }
   // Too deep to parse safely counts as unparsable, like malformed JSON.
   if (loupe::core::json_nesting_exceeds(*content)) return fixture;
-  const auto fixed = loupe::core::zero_exponent_numbers_fixed(*content);
+  const auto fixed = loupe::core::numbers_safe_for_rapidjson(*content);
   const std::string& text = fixed ? *fixed : *content;
   rapidjson::Document document;
   document.Parse<kParseFlags>(text.data(), text.size());

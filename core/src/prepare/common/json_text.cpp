@@ -32,7 +32,7 @@ Json from_rapidjson(const rapidjson::Value& v) {
 }  // namespace
 
 std::optional<Json> try_parse_json_text(std::string_view text) {
-  const auto fixed = zero_exponent_numbers_fixed(text);
+  const auto fixed = numbers_safe_for_rapidjson(text);
   if (fixed) text = *fixed;
   if (json_nesting_exceeds(text)) return std::nullopt;
   rapidjson::Document doc;
