@@ -7,7 +7,7 @@
 
 #include "cli_runner.hpp"
 #include "loupe/core/analysis_dir.hpp"
-#include "loupe/core/json_depth.hpp"
+#include "loupe/core/json_guards.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
 #include "loupe/core/model.hpp"
 
-#include "loupe/core/json_depth.hpp"
+#include "loupe/core/json_guards.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #include "loupe/core/renderer.hpp"
 
-#include "loupe/core/json_depth.hpp"
+#include "loupe/core/json_guards.hpp"
 
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 
 #include <rapidjson/document.h>
 
-#include "loupe/core/json_depth.hpp"
+#include "loupe/core/json_guards.hpp"
 
 namespace loupe::core {
 

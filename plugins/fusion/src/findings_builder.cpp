@@ -348,16 +348,7 @@ std::string table_cell(const std::string& text, std::size_t limit) {
 fd::Document error_findings(const std::string& message, bool comparative) {
   fd::Document doc = base_document(comparative);
   doc.status = fd::Status::Error;
-  std::string one_line = message;
-  for (auto& c : one_line) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  for (const char* bad : {"<!--", "-->"}) {
-    for (size_t pos = one_line.find(bad); pos != std::string::npos; pos = one_line.find(bad)) {
-      one_line.replace(pos, std::string_view(bad).size(), "");
-    }
-  }
-  doc.message = one_line;
+  doc.message = fd::inline_text(message);
   return doc;
 }
 

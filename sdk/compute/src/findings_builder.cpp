@@ -553,11 +553,7 @@ fd::Document build_error_findings(const std::string& category, bool comparative,
   doc.scope = comparative ? "comparative" : "standalone";
   doc.status = fd::Status::Error;
   doc.title = prose.document_title(category);
-  std::string one_line = message;
-  for (auto& c : one_line) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
-  doc.message = one_line;
+  doc.message = fd::inline_text(message);
   return doc;
 }
 

@@ -47,8 +47,7 @@ inline const char* to_string(Style s) {
 // "Text rules"): line breaks in one-line fields, "## Recommendations" / "## Detailed Analysis",
 // HTML comment markers, and lines starting with '#'. inline_text() turns any message into text
 // that passes those rules (line breaks become spaces, the markers are dropped, leading '#' are
-// removed); table_cell() also replaces '|'. Use them for text that comes from elsewhere (error
-// messages, names from a trace).
+// removed). Use it for text that comes from elsewhere (error messages, names from a trace).
 inline std::string inline_text(std::string_view text) {
   std::string out(text);
   for (auto& c : out) {
@@ -66,13 +65,6 @@ inline std::string inline_text(std::string_view text) {
   const size_t first = out.find_first_not_of("# ");
   if (!out.empty() && out.front() == '#')
     out.erase(0, first == std::string::npos ? out.size() : first);
-  return out;
-}
-inline std::string table_cell(std::string_view text) {
-  std::string out = inline_text(text);
-  for (auto& c : out) {
-    if (c == '|') c = '/';
-  }
   return out;
 }
 

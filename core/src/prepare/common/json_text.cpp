@@ -1,6 +1,6 @@
 #include "json_text.hpp"
 
-#include "loupe/core/json_depth.hpp"
+#include "loupe/core/json_guards.hpp"
 
 #include <rapidjson/document.h>
 

@@ -1,7 +1,7 @@
-// Guards for every JSON entry point (header-only: the trace, validate and core libraries all
-// use them): the nesting depth of a JSON text, found without parsing it,
-// so that deeply nested input is refused before a recursive parser, walker or destructor could
-// overflow the stack.
+// Guards for every JSON entry point, applied to the text before RapidJSON sees it (header-only:
+// the trace, validate and core libraries all use them): the nesting depth, so that deeply nested
+// input is refused before a recursive parser, walker or destructor could overflow the stack; and
+// the numbers RapidJSON 1.1's full-precision parser gets wrong (docs/reliability.md).
 #pragma once
 
 #include <algorithm>
