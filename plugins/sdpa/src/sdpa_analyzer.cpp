@@ -2,6 +2,7 @@
 
 #include "loupe/compute/findings_builder.hpp"
 #include "loupe/compute/savings.hpp"
+#include "sdpa_band_savings.hpp"
 #include "sdpa_category_specific.hpp"
 #include "sdpa_classification.hpp"
 #include "sdpa_library_rules.hpp"
@@ -51,7 +52,11 @@ SdpaRun run_sdpa_analysis(const ModelView& model, const SdpaRunOptions& options)
     return run;
   }
   has_perf_model_as_bool(run.analysis.metrics);
-  if (!compat) compute::add_savings_to_findings(run.analysis.metrics);
+  if (!compat) {
+    compute::add_savings_to_findings(run.analysis.metrics);
+    const JsonView e2e = inputs.metadata()["gpu_utilization"]["total_time_ms"];
+    apply_expected_band_savings(run.analysis.metrics, e2e.is_number() ? e2e.as_double() : 0.0);
+  }
   run.findings = compute::build_compute_findings(run.analysis.metrics, options.category,
                                                  options.comparative, prose);
   if (!compat) compute::append_savings_to_cards(run.findings, run.analysis.metrics);

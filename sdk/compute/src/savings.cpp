@@ -71,8 +71,18 @@ void append_savings_to_cards(findings::Document& doc, const Json& metrics) {
   if (findings == nullptr || !findings->is_array()) return;
   for (size_t i = 0; i < doc.recommendations.size() && i < findings->size(); ++i) {
     auto& impact = doc.recommendations[i].impact;
-    if (impact)
-      impact->text += "; " + savings_sentence(finding_savings_ms(findings->as_array()[i]));
+    if (!impact) continue;
+    const Json& f = findings->as_array()[i];
+    SavingsMs s = finding_savings_ms(f);
+    const double low = number_of(f, "estimated_savings_ms_low");
+    const double mid = number_of(f, "estimated_savings_ms_mid");
+    const double high = number_of(f, "estimated_savings_ms_high");
+    if (!std::isnan(low) && !std::isnan(mid) && !std::isnan(high)) {
+      s.low = low;
+      s.mid = mid;
+      s.high = high;
+    }
+    impact->text += "; " + savings_sentence(s);
   }
 }
 

@@ -29,7 +29,9 @@ std::string savings_sentence(const SavingsMs& savings);
 void add_savings_to_findings(Json& metrics);
 
 // Appends "; <savings_sentence>" to the impact text of each card built by
-// build_compute_findings (cards in category_findings order).
+// build_compute_findings (cards in category_findings order). A finding's
+// estimated_savings_ms_low / _mid / _high, when present (a plugin may refine them), are quoted;
+// otherwise the saving is computed with finding_savings_ms.
 void append_savings_to_cards(findings::Document& doc, const Json& metrics);
 
 }  // namespace loupe::compute
