@@ -183,16 +183,18 @@ std::string SdpaProse::action(const compute::FindingContext& f) const {
              ".";
     case Lever::HeadDimPadding: {
       const auto waste = head_dim_waste(*a.head_dim);
-      return "Head dim " + num(*a.head_dim) + " is not a power of two: flash kernels run it on " +
-             num(waste->padded) + "-wide tiles, so about " +
+      return "Head dim " + num(*a.head_dim) +
+             " is not a power of two: flash kernels commonly pad it to " + num(waste->padded) +
+             "-wide head-dim tiles, so up to about " +
              num(std::round(waste->waste_percent * 10) / 10) +
-             "% of the QK^T and PV work is padding. Choose a supported head dim (pad the "
+             "% of the QK^T and PV work can be padding. Choose a supported head dim (pad the "
              "projection to " +
              num(waste->padded) + ", or re-split the heads to 128) when the model allows.";
     }
     case Lever::LargeHeadDim:
       return "Head dim " + num(*a.head_dim) +
-             " is above 128, which halves the flash kernel's tile rows and occupancy: re-split "
+             " is above 128: flash kernels then need more on-chip memory per tile, which typically "
+             "lowers their occupancy. Re-split "
              "the heads to head dim 128 (twice the heads) if the model allows, else profile the "
              "flash kernel for tile-size tuning.";
     case Lever::LongSequenceLow:
