@@ -27,6 +27,23 @@ void drop_scope_from_error(Json& metrics) {
                 members.end());
 }
 
+// The analyzer prompt's Data-table extension: a Sub-Category column after the 10 standard ones
+// (the sub-category is a function of the op name, the table's first column).
+void add_sub_category_column(findings::Document& doc) {
+  for (auto& detail : doc.details) {
+    for (auto& block : detail.data) {
+      const Json* type = block.find("type");
+      if (type == nullptr || !type->is_string() || type->as_string() != "table") continue;
+      block["columns"].push_back("Sub-Category");
+      for (auto& row : block["rows"].as_array()) {
+        const auto& cells = row.as_array();
+        const std::string name = !cells.empty() && cells[0].is_string() ? cells[0].as_string() : "";
+        row.push_back(sub_category_name(classify_sub_category(name)));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 GenericRun run_generic_analysis(const ModelView& model, const GenericRunOptions& options) {
@@ -68,6 +85,7 @@ GenericRun run_generic_analysis(const ModelView& model, const GenericRunOptions&
   run.findings = compute::build_compute_findings(run.analysis.metrics, options.category,
                                                  options.comparative, prose);
   if (!compat) compute::append_savings_to_cards(run.findings, run.analysis.metrics);
+  add_sub_category_column(run.findings);
   return run;
 }
 

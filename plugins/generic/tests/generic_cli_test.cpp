@@ -105,6 +105,9 @@ TEST_CASE("generic: default-mode card: op, kernel, library, time, bound, action,
   CHECK(contains(md, "take 6.009 ms of measured kernel time"));
   CHECK(contains(md, "efficiency against the roofline cannot be computed (no performance model)"));
   CHECK(contains(md, "keep the fused-MoE backend of the serving framework"));
+  // The prompt's Data-table extension: the sub-category after the 10 standard columns.
+  CHECK(contains(md, "| FLOPS/Byte | Efficiency | Bound | Sub-Category |"));
+  CHECK(contains(md, "| miscellaneous |"));
   CHECK(contains(md,
                  "projected saving 0.901 / 1.803 / 2.704 ms (low / mid / high) of 6.009 ms "
                  "measured"));
