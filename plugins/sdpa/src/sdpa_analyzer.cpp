@@ -5,6 +5,7 @@
 #include "sdpa_band_savings.hpp"
 #include "sdpa_category_specific.hpp"
 #include "sdpa_classification.hpp"
+#include "sdpa_data_table.hpp"
 #include "sdpa_library_rules.hpp"
 #include "sdpa_prose.hpp"
 
@@ -60,6 +61,7 @@ SdpaRun run_sdpa_analysis(const ModelView& model, const SdpaRunOptions& options)
   run.findings = compute::build_compute_findings(run.analysis.metrics, options.category,
                                                  options.comparative, prose);
   if (!compat) compute::append_savings_to_cards(run.findings, run.analysis.metrics);
+  add_paged_attention_columns(run.findings, run.analysis.metrics);
   return run;
 }
 

@@ -125,6 +125,9 @@ TEST_CASE("sdpa: default-mode paged attention (vLLM, GQA 64/8): backend switch a
   CHECK(contains(o.md, "take 5.147 ms of measured kernel time (3.29% of E2E GPU time)"));
   CHECK(contains(o.md, "in vLLM, select the attention backend with the `VLLM_ATTENTION_BACKEND`"));
   CHECK(contains(o.md, "Grouped-query attention (64 query heads / 8 KV heads)"));
+  // The prompt's Data-table extension for paged attention.
+  CHECK(contains(o.md, "| Bound | Dominant kernel | Workload | Attention pattern |"));
+  CHECK(contains(o.md, "| kernel_unified_attention_2d (100%) | unknown | GQA |"));
   CHECK(contains(o.md, "projected saving 1.920 / 2.240 / 2.560 ms (low / mid / high) of 5.147 ms"));
   // TraceLens could not name the library of the Triton paged kernel (null); Loupe can (A2).
   const Output tl = run_fixture(tmp, kCases[2], true);
