@@ -187,3 +187,29 @@ TEST_CASE("sdpa: a header-only CSV is NO_DATA; a missing CSV is an ERROR in comp
   CHECK(contains(metrics, "Category CSV not found: "));
   CHECK(contains(metrics, "sdpa_fwd_ops.csv"));
 }
+
+TEST_CASE("sdpa: sdpa_bwd is analyzed and a flash backward op gets the backward action") {
+  TempDir tmp;
+  const fs::path dir = tmp.path() / "in";
+  compute_cli_test::make_analysis_dir(fixture("h100_bert"), dir, "sdpa_bwd", kSkill, "standalone");
+  // The forward op renamed to its backward: same row, same numbers.
+  std::string csv = read_text(dir / "category_data/sdpa_fwd_ops.csv");
+  const std::string fwd = "aten::_scaled_dot_product_flash_attention";
+  const std::string bwd = fwd + "_backward";
+  for (size_t pos = csv.find(fwd); pos != std::string::npos; pos = csv.find(fwd, pos)) {
+    csv.replace(pos, fwd.size(), bwd);
+    pos += bwd.size();
+  }
+  write_text(dir / "category_data/sdpa_bwd_ops.csv", csv);
+  fs::copy_file(dir / "metadata/sdpa_fwd_metadata.json", dir / "metadata/sdpa_bwd_metadata.json");
+  const auto run = compute_cli_test::analyze(dir, tmp.path() / "out", "sdpa_bwd", false);
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const std::string md = read_text(tmp.path() / "out/category_findings/sdpa_bwd_findings.md");
+  CHECK(contains(md, "# SDPA Findings: Backward attention (sdpa_bwd)"));
+  CHECK(contains(md, "`aten::_scaled_dot_product_flash_attention_backward` (flash attention"));
+  CHECK(contains(md, "Profile the flash backward kernel for tile / block tuning"));
+  CHECK(compute_cli_test::validate(tmp.path() / "out/category_findings/sdpa_bwd_findings.md",
+                                   "standalone", false)
+            .exit_code == 0);
+}
