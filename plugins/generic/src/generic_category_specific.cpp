@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "generic_sub_category.hpp"
+#include "loupe/compute/efficiency.hpp"
 
 namespace loupe::generic {
 
@@ -16,8 +17,6 @@ SubCategory row_sub_category(const compute::CategoryInputs& inputs, size_t row) 
   // A missing name reads as the text "nan", which is miscellaneous.
   return classify_sub_category(inputs.text(row, "name").value_or("nan"));
 }
-
-Json metadata_value(const JsonView& v) { return v.present() ? v.to_json() : Json(); }
 
 }  // namespace
 
@@ -50,11 +49,7 @@ Json generic_category_specific(const compute::CategoryInputs& inputs, bool trace
   block["communication_count"] = communication;
   block["graph_count"] = graph;
   block["miscellaneous_count"] = misc;
-  const JsonView& metadata = inputs.metadata();
-  const JsonView maf = metadata["max_achievable_tflops"];
-  block["peak_maf_tflops"] = maf.is_object() ? metadata_value(maf["matrix_bf16"])
-                                             : metadata_value(metadata["peak_bf16_maf_tflops"]);
-  block["peak_hbm_bw_tbs"] = metadata_value(metadata["peak_hbm_bw_tbs"]);
+  compute::append_peak_specs(block, inputs.metadata());
   if (skipped_names.size() > 0) {
     Json skipped = Json::object();
     skipped["count"] = static_cast<std::int64_t>(skipped_names.size());

@@ -2,18 +2,13 @@
 
 #include "generic_op_kind.hpp"
 #include "loupe/compute/finding_facts.hpp"
+#include "loupe/compute/json_fields.hpp"
 
 namespace loupe::generic {
 
 namespace {
 
 constexpr const char* kDash = "\xE2\x80\x94";
-
-const Json& member(const Json* object, std::string_view key) {
-  static const Json kNull;
-  const Json* v = object != nullptr && object->is_object() ? object->find(key) : nullptr;
-  return v == nullptr ? kNull : *v;
-}
 
 }  // namespace
 
@@ -25,15 +20,16 @@ std::vector<std::string> GenericProse::overview(const Json& metrics) const {
   auto items = FindingsProse::overview(metrics);
   const Json* block = metrics.find("category_specific");
   if (block == nullptr || !block->is_object()) return items;
-  items.push_back(
-      "Sub-categories (heuristic, from op names): " + compute::jnum(member(block, "graph_count")) +
-      " graph, " + compute::jnum(member(block, "miscellaneous_count")) + " miscellaneous, " +
-      compute::jnum(member(block, "communication_count")) + " communication");
-  const Json& skipped = member(block, "communication_ops_skipped");
+  items.push_back("Sub-categories (heuristic, from op names): " +
+                  compute::jnum(compute::field(block, "graph_count")) + " graph, " +
+                  compute::jnum(compute::field(block, "miscellaneous_count")) + " miscellaneous, " +
+                  compute::jnum(compute::field(block, "communication_count")) + " communication");
+  const Json& skipped = compute::field(block, "communication_ops_skipped");
   if (skipped.is_object()) {
-    items.push_back("Communication Kernels (Skipped): " + compute::jnum(member(&skipped, "count")) +
-                    " communication operation(s) are left to the collective-communication "
-                    "analysis and are not counted here");
+    items.push_back(
+        "Communication Kernels (Skipped): " + compute::jnum(compute::field(&skipped, "count")) +
+        " communication operation(s) are left to the collective-communication "
+        "analysis and are not counted here");
   }
   return items;
 }
@@ -67,7 +63,8 @@ std::vector<std::string> GenericProse::identification_extras(
         "It was replayed inside a GPU graph, so its launch overhead is already "
         "amortized and only the kernel time remains.");
   }
-  const Json& sub = member(&member(compute::lead_operation(f), "classification"), "sub_category");
+  const Json& sub =
+      compute::field(&compute::field(compute::lead_operation(f), "classification"), "sub_category");
   if (sub.is_string()) {
     out.push_back("Sub-category: " + sub.as_string() + ". Sub-category is heuristic " + kDash +
                   " verify against op semantics before acting on it.");

@@ -4,19 +4,14 @@
 #include <cstdint>
 
 #include "loupe/compute/findings_builder.hpp"
+#include "loupe/compute/json_fields.hpp"
 #include "sdpa_workload.hpp"
 
 namespace loupe::sdpa {
 
 namespace {
 
-const Json& member(const Json* object, std::string_view key) {
-  static const Json kNull;
-  const Json* v = object != nullptr && object->is_object() ? object->find(key) : nullptr;
-  return v == nullptr ? kNull : *v;
-}
-
-std::optional<double> number(const Json& v) {
+std::optional<double> optional_number(const Json& v) {
   if (v.is_number()) return v.as_double();
   return std::nullopt;
 }
@@ -24,13 +19,13 @@ std::optional<double> number(const Json& v) {
 std::string call_stack_text(const Json& op) {
   std::string text;
   for (const char* key : {"call_chain", "module_chain"}) {
-    const Json& list = member(&op, key);
+    const Json& list = compute::field(&op, key);
     if (!list.is_array()) continue;
     for (const auto& frame : list.as_array()) {
       if (frame.is_string()) text += frame.as_string() + "\n";
     }
   }
-  const Json& launcher = member(&op, "launcher_path");
+  const Json& launcher = compute::field(&op, "launcher_path");
   if (launcher.is_string()) text += launcher.as_string();
   return text;
 }
@@ -112,9 +107,10 @@ std::string AttentionFacts::shape_text() const {
 
 AttentionFacts attention_facts(const Json& op) {
   AttentionFacts facts;
-  const Json& classification = member(&op, "classification");
-  const std::string name = member(&op, "name").is_string() ? member(&op, "name").as_string() : "";
-  const Json& type = member(&classification, "attention_type");
+  const Json& classification = compute::field(&op, "classification");
+  const std::string name =
+      compute::field(&op, "name").is_string() ? compute::field(&op, "name").as_string() : "";
+  const Json& type = compute::field(&classification, "attention_type");
   if (type.is_string()) {
     facts.type = type.as_string() == "paged"   ? AttentionType::Paged
                  : type.as_string() == "flash" ? AttentionType::Flash
@@ -122,29 +118,30 @@ AttentionFacts attention_facts(const Json& op) {
   } else {
     facts.type = attention_type(name, "");
   }
-  const Json& params = member(&op, "perf_params");
+  const Json& params = compute::field(&op, "perf_params");
   if (params.is_string()) {
     const WorkloadProfile p = parse_perf_params(params.as_string());
-    facts.batch = number(p.batch_size);
-    facts.seq_q = number(p.n_q);
-    facts.seq_kv = number(p.n_kv);
-    facts.heads_q = number(p.h_q);
-    facts.heads_kv = number(p.h_kv);
-    facts.head_dim = number(p.d_h_qk);
+    facts.batch = optional_number(p.batch_size);
+    facts.seq_q = optional_number(p.n_q);
+    facts.seq_kv = optional_number(p.n_kv);
+    facts.heads_q = optional_number(p.h_q);
+    facts.heads_kv = optional_number(p.h_kv);
+    facts.head_dim = optional_number(p.d_h_qk);
     facts.workload_type = workload_type_name(p.workload_type);
   }
-  const Json& kernels = member(&member(&classification, "kernel_breakdown"), "kernels");
+  const Json& kernels =
+      compute::field(&compute::field(&classification, "kernel_breakdown"), "kernels");
   if (kernels.is_array()) {
     for (const auto& k : kernels.as_array()) {
-      const auto pct = number(member(&k, "percent"));
+      const auto pct = optional_number(compute::field(&k, "percent"));
       if (!pct) continue;
-      const Json& role = member(&k, "kernel_type");
+      const Json& role = compute::field(&k, "kernel_type");
       if (role.is_string() && role.as_string() == "reshape_cache") {
         facts.reshape_cache_percent = facts.reshape_cache_percent.value_or(0.0) + *pct;
       }
       if (!facts.dominant_kernel_percent || *pct > *facts.dominant_kernel_percent) {
         facts.dominant_kernel_percent = pct;
-        const Json& kname = member(&k, "name");
+        const Json& kname = compute::field(&k, "name");
         facts.dominant_kernel = kname.is_string() ? kname.as_string() : std::string();
       }
     }

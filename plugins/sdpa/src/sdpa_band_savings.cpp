@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "loupe/compute/impact.hpp"
+#include "loupe/compute/json_fields.hpp"
 #include "loupe/python_format.hpp"
 #include "sdpa_attention_facts.hpp"
 
@@ -12,30 +13,16 @@ namespace loupe::sdpa {
 
 namespace {
 
-const Json& member(const Json& object, std::string_view key) {
-  static const Json kNull;
-  const Json* v = object.is_object() ? object.find(key) : nullptr;
-  return v == nullptr ? kNull : *v;
-}
-
-double number(const Json& object, std::string_view key) {
-  const Json& v = member(object, key);
-  return v.is_number() ? v.as_double() : std::nan("");
-}
-
-std::string text(const Json& object, std::string_view key) {
-  const Json& v = member(object, key);
-  return v.is_string() ? v.as_string() : std::string();
-}
-
 // The operations[] entry of a member: first unused with the same name and time, else the first
 // unused with the same name.
 const Json* join(const Json& m, const Json& operations, std::vector<bool>& used) {
   const auto& ops = operations.as_array();
   for (const bool exact : {true, false}) {
     for (size_t j = 0; j < ops.size(); ++j) {
-      if (used[j] || text(ops[j], "name") != text(m, "operation")) continue;
-      if (exact && number(ops[j], "time_ms") != number(m, "time_ms")) continue;
+      if (used[j] || compute::field_text(ops[j], "name") != compute::field_text(m, "operation"))
+        continue;
+      if (exact && compute::field_number(ops[j], "time_ms") != compute::field_number(m, "time_ms"))
+        continue;
       used[j] = true;
       return &ops[j];
     }
@@ -48,18 +35,20 @@ double gap_to(double eff, double target) { return std::max(0.0, 1 - eff / target
 }  // namespace
 
 void apply_expected_band_savings(Json& metrics, double e2e_ms) {
-  if (text(metrics, "status") != "OK" || text(metrics, "comparison_scope") != "standalone") return;
-  const Json& operations = member(metrics, "operations");
+  if (compute::field_text(metrics, "status") != "OK" ||
+      compute::field_text(metrics, "comparison_scope") != "standalone")
+    return;
+  const Json& operations = compute::field(metrics, "operations");
   if (!operations.is_array() || metrics.find("category_findings") == nullptr) return;
   std::vector<bool> used(operations.size(), false);
   auto& findings = metrics["category_findings"].as_array();
   for (auto& f : findings) {
-    if (text(f, "estimate_method") != "quantified") continue;
+    if (compute::field_text(f, "estimate_method") != "quantified") continue;
     double low = 0.0, mid = 0.0, high = 0.0;
     bool band_used = false;
-    for (const auto& m : member(f, "members").as_array()) {
-      const double t = number(m, "time_ms");
-      const double eff = number(m, "efficiency_pct");
+    for (const auto& m : compute::field(f, "members").as_array()) {
+      const double t = compute::field_number(m, "time_ms");
+      const double eff = compute::field_number(m, "efficiency_pct");
       const Json* op = join(m, operations, used);
       if (!(t > 0) || std::isnan(eff)) continue;
       const AttentionFacts facts = op != nullptr ? attention_facts(*op) : AttentionFacts{};
@@ -88,7 +77,7 @@ void apply_expected_band_savings(Json& metrics, double e2e_ms) {
     }
   }
   std::stable_sort(findings.begin(), findings.end(), [](const Json& a, const Json& b) {
-    return number(a, "impact_score") > number(b, "impact_score");
+    return compute::field_number(a, "impact_score") > compute::field_number(b, "impact_score");
   });
   std::int64_t rank = 1;
   for (auto& f : findings) f["rank"] = rank++;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "loupe/compute/efficiency.hpp"
 #include "loupe/python_format.hpp"
 #include "sdpa_detection.hpp"
 #include "sdpa_kernel_breakdown.hpp"
@@ -11,8 +12,6 @@
 namespace loupe::sdpa {
 
 namespace {
-
-Json metadata_value(const JsonView& v) { return v.present() ? v.to_json() : Json(); }
 
 // pandas Series.sum() of the has_perf_model column: True counts 1, NaN is skipped.
 std::int64_t perf_model_count(const compute::CategoryInputs& inputs) {
@@ -77,11 +76,7 @@ Json sdpa_category_specific(const compute::CategoryInputs& inputs, bool tracelen
       inputs.has_column("has_perf_model") ? perf_model_count(inputs) : std::int64_t{0};
   block["flash_attention_detected"] = flash_count > 0;
   block["paged_attention_detected"] = paged_count > 0;
-  const JsonView& metadata = inputs.metadata();
-  const JsonView maf = metadata["max_achievable_tflops"];
-  block["peak_maf_tflops"] = maf.is_object() ? metadata_value(maf["matrix_bf16"])
-                                             : metadata_value(metadata["peak_bf16_maf_tflops"]);
-  block["peak_hbm_bw_tbs"] = metadata_value(metadata["peak_hbm_bw_tbs"]);
+  compute::append_peak_specs(block, inputs.metadata());
   if (breakdown_count > 0) {
     const auto avg = [&](double sum) {
       return py::round_half_even(sum / static_cast<double>(breakdown_count), 2);

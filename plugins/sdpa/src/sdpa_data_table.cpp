@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "loupe/compute/findings_builder.hpp"
+#include "loupe/compute/json_fields.hpp"
 #include "sdpa_attention_facts.hpp"
 
 namespace loupe::sdpa {
@@ -10,12 +11,6 @@ namespace loupe::sdpa {
 namespace {
 
 constexpr const char* kDash = "\xE2\x80\x94";
-
-const Json& member(const Json& object, std::string_view key) {
-  static const Json kNull;
-  const Json* v = object.is_object() ? object.find(key) : nullptr;
-  return v == nullptr ? kNull : *v;
-}
 
 std::string cell_text(const Json& row, size_t i) {
   const auto& cells = row.as_array();
@@ -28,9 +23,9 @@ const Json* operation_of(const Json& row, const Json& operations, std::vector<bo
   const auto& ops = operations.as_array();
   for (size_t j = 0; j < ops.size(); ++j) {
     if (used[j]) continue;
-    const Json& name = member(ops[j], "name");
+    const Json& name = compute::field(ops[j], "name");
     if (!name.is_string() || name.as_string() != cell_text(row, 0)) continue;
-    if (compute::jnum(member(ops[j], "time_ms")) != cell_text(row, 4)) continue;
+    if (compute::jnum(compute::field(ops[j], "time_ms")) != cell_text(row, 4)) continue;
     used[j] = true;
     return &ops[j];
   }
@@ -50,19 +45,19 @@ std::vector<std::string> paged_cells(const Json* op) {
     }
     dominant = name + " (" + number_text(*a.dominant_kernel_percent) + "%)";
   }
-  const Json& profile = member(member(*op, "classification"), "workload_profile");
-  const Json& pattern = member(profile, "attention_pattern");
+  const Json& profile = compute::field(compute::field(*op, "classification"), "workload_profile");
+  const Json& pattern = compute::field(profile, "attention_pattern");
   return {dominant, a.workload_type, pattern.is_string() ? pattern.as_string() : kDash};
 }
 
 }  // namespace
 
 void add_paged_attention_columns(findings::Document& doc, const Json& metrics) {
-  const Json& operations = member(metrics, "operations");
+  const Json& operations = compute::field(metrics, "operations");
   std::vector<bool> used(operations.is_array() ? operations.size() : 0, false);
   for (auto& detail : doc.details) {
     for (auto& block : detail.data) {
-      const Json& type = member(block, "type");
+      const Json& type = compute::field(block, "type");
       if (!type.is_string() || type.as_string() != "table") continue;
       std::vector<std::vector<std::string>> extra;
       bool any_paged = false;

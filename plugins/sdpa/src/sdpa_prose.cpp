@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "loupe/compute/finding_facts.hpp"
+#include "loupe/compute/json_fields.hpp"
 #include "sdpa_attention_facts.hpp"
 
 namespace loupe::sdpa {
@@ -10,12 +11,6 @@ namespace loupe::sdpa {
 namespace {
 
 constexpr const char* kDash = "\xE2\x80\x94";
-
-const Json& member(const Json* object, std::string_view key) {
-  static const Json kNull;
-  const Json* v = object != nullptr && object->is_object() ? object->find(key) : nullptr;
-  return v == nullptr ? kNull : *v;
-}
 
 std::string num(double v) { return number_text(v); }
 
@@ -61,7 +56,8 @@ Decision decide(const compute::FindingContext& f) {
     d.lever = Lever::Unfused;
     return d;
   }
-  const std::string name = member(op, "name").is_string() ? member(op, "name").as_string() : "";
+  const std::string name =
+      compute::field(op, "name").is_string() ? compute::field(op, "name").as_string() : "";
   if (name.find("backward") != std::string::npos || name.find("bwd") != std::string::npos) {
     d.lever = Lever::Backward;
     return d;
@@ -110,34 +106,36 @@ std::vector<std::string> SdpaProse::overview(const Json& metrics) const {
   auto items = FindingsProse::overview(metrics);
   const Json* block = metrics.find("category_specific");
   if (block == nullptr || !block->is_object()) return items;
-  const bool flash = member(block, "flash_attention_detected").is_bool() &&
-                     member(block, "flash_attention_detected").as_bool();
-  const bool paged = member(block, "paged_attention_detected").is_bool() &&
-                     member(block, "paged_attention_detected").as_bool();
+  const bool flash = compute::field(block, "flash_attention_detected").is_bool() &&
+                     compute::field(block, "flash_attention_detected").as_bool();
+  const bool paged = compute::field(block, "paged_attention_detected").is_bool() &&
+                     compute::field(block, "paged_attention_detected").as_bool();
   std::string impl = "Attention implementation: ";
   if (flash)
-    impl += "Flash Attention (" + compute::jnum(member(block, "flash_attention_count")) + " ops)";
+    impl += "Flash Attention (" + compute::jnum(compute::field(block, "flash_attention_count")) +
+            " ops)";
   if (paged) {
     impl += std::string(flash ? "; " : "") + "Paged Attention (" +
-            compute::jnum(member(block, "paged_attention_count")) + " ops)";
+            compute::jnum(compute::field(block, "paged_attention_count")) + " ops)";
   }
   if (!flash && !paged) impl += "neither Flash nor Paged Attention detected (unfused attention)";
   items.push_back(impl);
-  const Json& avg = member(block, "kernel_breakdown_avg");
+  const Json& avg = compute::field(block, "kernel_breakdown_avg");
   if (avg.is_object()) {
     items.push_back("Paged-attention kernel breakdown (average share): reshape_and_cache " +
-                    compute::jnum(member(&avg, "avg_reshape_cache_percent")) + "%, fwd kernel " +
-                    compute::jnum(member(&avg, "avg_fwd_kernel_percent")) +
+                    compute::jnum(compute::field(&avg, "avg_reshape_cache_percent")) +
+                    "%, fwd kernel " +
+                    compute::jnum(compute::field(&avg, "avg_fwd_kernel_percent")) +
                     "%, paged-attention kernel " +
-                    compute::jnum(member(&avg, "avg_paged_attention_percent")) + "%");
+                    compute::jnum(compute::field(&avg, "avg_paged_attention_percent")) + "%");
   }
-  const Json& profile = member(block, "workload_profile");
+  const Json& profile = compute::field(block, "workload_profile");
   if (profile.is_object()) {
-    items.push_back("Workload profile: " + compute::jnum(member(&profile, "profile_type")) + " (" +
-                    compute::jnum(member(&profile, "total_ctx_tokens")) + " context / " +
-                    compute::jnum(member(&profile, "total_gen_tokens")) +
-                    " generated tokens, ctx_ratio " + compute::jnum(member(&profile, "ctx_ratio")) +
-                    ")");
+    items.push_back("Workload profile: " + compute::jnum(compute::field(&profile, "profile_type")) +
+                    " (" + compute::jnum(compute::field(&profile, "total_ctx_tokens")) +
+                    " context / " + compute::jnum(compute::field(&profile, "total_gen_tokens")) +
+                    " generated tokens, ctx_ratio " +
+                    compute::jnum(compute::field(&profile, "ctx_ratio")) + ")");
   }
   return items;
 }
