@@ -79,8 +79,8 @@ std::string flash_path_selection(Framework framework) {
       break;
   }
   return "call `torch.nn.functional.scaled_dot_product_attention` inside `with "
-         "torch.nn.attention.sdpa_kernel(SDPBackend.FLASH_ATTENTION):` so the flash backend is "
-         "used (it raises instead of silently falling back)";
+         "torch.nn.attention.sdpa_kernel(SDPBackend.FLASH_ATTENTION):`, which raises instead of "
+         "silently falling back to the unfused path";
 }
 
 EfficiencyBand expected_band(double n) {

@@ -211,6 +211,12 @@ std::string SdpaProse::action(const compute::FindingContext& f) const {
     case Lever::KernelTuning:
       break;
   }
+  if (f.heuristic()) {
+    return "`" + compute::lead_operation_name(f) +
+           "` has no performance model, so its roofline gap is not measured: profile its kernels "
+           "on the same shapes against the flash path of " +
+           fw + ": " + select + ".";
+  }
   if (f.bound_type() == "memory") {
     return "Optimize the memory access pattern of the flash kernel (flash tile size is not "
            "visible in the trace); SDPA backends are already fused, so fusion is not the lever.";
