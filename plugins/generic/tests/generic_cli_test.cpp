@@ -139,6 +139,19 @@ TEST_CASE("generic: a header-only CSV is NO_DATA; missing metadata is an ERROR n
   CHECK(contains(metrics, "other_metadata.json"));
 }
 
+TEST_CASE("generic: compat ERROR for a missing CSV has TraceLens's layout (no scope)") {
+  TempDir tmp;
+  const fs::path dir = tmp.path() / "in";
+  compute_cli_test::make_analysis_dir(fixture("h100_bert"), dir, "other", kSkill, "standalone");
+  fs::remove(dir / "category_data/other_ops.csv");
+  const auto run = compute_cli_test::analyze(dir, tmp.path() / "out", "other", true);
+  CHECK(run.exit_code == 1);
+  const std::string metrics = read_text(tmp.path() / "out/category_data/other_metrics.json");
+  CHECK(contains(metrics, "\"status\": \"ERROR\""));
+  CHECK(contains(metrics, "Category CSV not found: "));
+  CHECK_FALSE(contains(metrics, "comparison_scope"));
+}
+
 // MARKED [!mayfail] UNTIL `git merge main` BRINGS THE HOST'S FALLBACK ROUTING (lead's "Routing:"
 // commits); then the tag is removed. A category that no
 // plugin declares and whose manifest skill no plugin serves goes to the generic plugin.
