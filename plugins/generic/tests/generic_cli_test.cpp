@@ -152,11 +152,9 @@ TEST_CASE("generic: compat ERROR for a missing CSV has TraceLens's layout (no sc
   CHECK_FALSE(contains(metrics, "comparison_scope"));
 }
 
-// MARKED [!mayfail] UNTIL `git merge main` BRINGS THE HOST'S FALLBACK ROUTING (lead's "Routing:"
-// commits); then the tag is removed. A category that no
-// plugin declares and whose manifest skill no plugin serves goes to the generic plugin.
-TEST_CASE("generic: analyzes a category name that exists nowhere else (fallback routing)",
-          "[fallback][!mayfail]") {
+// Fallback routing: a category that no plugin declares and whose manifest skill no plugin serves
+// goes to the generic plugin (the compute tier's fallback).
+TEST_CASE("generic: analyzes a category name that exists nowhere else (fallback routing)") {
   TempDir tmp;
   const fs::path dir = tmp.path() / "in";
   compute_cli_test::make_analysis_dir(fixture("h100_bert"), dir, "zz_new", "zz-new-analyzer",
