@@ -213,3 +213,25 @@ TEST_CASE("sdpa: sdpa_bwd is analyzed and a flash backward op gets the backward 
                                    "standalone", false)
             .exit_code == 0);
 }
+
+TEST_CASE("sdpa: a category routed by its manifest skill sdpa-analyzer is analyzed as attention") {
+  TempDir tmp;
+  const fs::path dir = tmp.path() / "in";
+  compute_cli_test::make_analysis_dir(fixture("h100_bert"), dir, "attn_custom", kSkill,
+                                      "standalone");
+  fs::rename(dir / "category_data/sdpa_fwd_ops.csv", dir / "category_data/attn_custom_ops.csv");
+  fs::rename(dir / "metadata/sdpa_fwd_metadata.json", dir / "metadata/attn_custom_metadata.json");
+  const auto run = compute_cli_test::analyze(dir, tmp.path() / "out", "attn_custom", true);
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // TraceLens's numbers for h100_bert's sdpa_fwd, under the new category name.
+  std::string expected = read_text(fixture("h100_bert") / "expected_sdpa_fwd_metrics.json");
+  const std::string from = "\"category\": \"sdpa_fwd\"";
+  for (size_t pos = expected.find(from); pos != std::string::npos; pos = expected.find(from)) {
+    expected.replace(pos, from.size(), "\"category\": \"attn_custom\"");
+  }
+  CHECK(compute_cli_test::metrics_with_placeholder(tmp.path() / "out", "attn_custom", dir) ==
+        expected);
+  CHECK(contains(read_text(tmp.path() / "out/category_findings/attn_custom_findings.md"),
+                 "# SDPA Findings: Attention (attn_custom)"));
+}
