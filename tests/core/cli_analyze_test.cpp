@@ -194,7 +194,7 @@ TEST_CASE("usage and input errors exit 2 with a message naming the problem", "[c
   write_manifest(in.path(), {"test_good"});
   r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--only", "nope"}));
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("--only nope: no loaded plugin handles this category"));
+  CHECK_THAT(r.err, Catch::Contains("no loaded plugin handles category 'nope'"));
 
   // Manifests of the wrong shape (found by fuzzing) name the problem.
   for (const auto& [manifest, why] : std::vector<std::pair<std::string, std::string>>{

@@ -119,7 +119,8 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
         const std::string op = text(member(&m, "operation"));
         names.push_back(op);
         ops.push_back(op);
-        for (auto& k : kernels_of(metrics, op).as_array()) kernels.push_back(std::move(k));
+        Json op_kernels = kernels_of(metrics, op);
+        for (auto& k : op_kernels.as_array()) kernels.push_back(std::move(k));
         if (const auto t = number(member(&m, "time_ms"))) time_ms = time_ms.value_or(0.0) + *t;
       }
       std::sort(names.begin(), names.end());
