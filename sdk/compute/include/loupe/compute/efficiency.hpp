@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "loupe/json_value.hpp"
 #include "loupe/model.hpp"
@@ -35,6 +36,13 @@ struct Efficiency {
 // The peak for a Compute Spec from metadata (max_achievable_tflops dict, or the scalar
 // peak_bf16_maf_tflops, else 1), as the JSON number TraceLens would print.
 Json resolve_peak_maf(const JsonView& metadata, const std::optional<std::string>& compute_spec);
+
+// TraceLens get_peak_specs: appends "peak_maf_tflops" (the bf16 matrix peak of
+// max_achievable_tflops, else peak_bf16_maf_tflops) and "peak_hbm_bw_tbs" to a
+// category_specific block, each as the metadata spells it (null when absent).
+void append_peak_specs(Json& block, const JsonView& metadata);
+// A metadata member as it is, null when absent (TraceLens metadata.get(key)).
+Json metadata_member(const JsonView& metadata, std::string_view key);
 
 Efficiency compute_efficiency(const EfficiencyInputs& in, const JsonView& metadata,
                               bool comparative);

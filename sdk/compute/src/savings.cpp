@@ -1,0 +1,76 @@
+#include "loupe/compute/savings.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "loupe/compute/impact.hpp"
+#include "loupe/python_format.hpp"
+
+namespace loupe::compute {
+
+namespace {
+
+double number(const Json& object, std::string_view key) {
+  const Json* v = object.is_object() ? object.find(key) : nullptr;
+  return v != nullptr && v->is_number() ? v->as_double() : std::nan("");
+}
+
+std::string ms3(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.3f", v);
+  return buf;
+}
+
+}  // namespace
+
+SavingsMs finding_savings(const Json& finding) {
+  SavingsMs s;
+  const Json* method = finding.find("estimate_method");
+  const bool heuristic =
+      method != nullptr && method->is_string() && method->as_string() == "heuristic";
+  const Json* members = finding.find("members");
+  if (members == nullptr || !members->is_array()) return s;
+  for (const auto& m : members->as_array()) {
+    const double t = number(m, "time_ms");
+    if (!(t > 0)) continue;
+    s.measured_ms += t;
+    if (heuristic) {
+      s.low += kHeuristicLow * t;
+      s.mid += kHeuristicMid * t;
+      s.high += kHeuristicHigh * t;
+      continue;
+    }
+    const double eff = number(m, "efficiency_pct");
+    if (std::isnan(eff)) continue;
+    const double gap = std::max(0.0, 1 - eff / 100.0);
+    s.low += kTargetLow / 100.0 * gap * t;
+    s.mid += kTargetMid / 100.0 * gap * t;
+    s.high += gap * t;
+  }
+  return s;
+}
+
+void add_savings_to_findings(Json& metrics) {
+  if (!metrics.is_object() || metrics.find("category_findings") == nullptr) return;
+  Json& findings = metrics["category_findings"];
+  if (!findings.is_array()) return;
+  for (auto& f : findings.as_array()) {
+    const SavingsMs s = finding_savings(f);
+    f["time_ms"] = py::round_half_even(s.measured_ms, 3);
+    f["estimated_savings_ms_low"] = py::round_half_even(s.low, 3);
+    f["estimated_savings_ms"] = py::round_half_even(s.mid, 3);
+    f["estimated_savings_ms_high"] = py::round_half_even(s.high, 3);
+  }
+}
+
+std::string savings_sentence(const Json& finding) {
+  const double mid = number(finding, "estimated_savings_ms");
+  if (std::isnan(mid)) return {};
+  return "estimated saving " + ms3(mid) + " ms (low " +
+         ms3(number(finding, "estimated_savings_ms_low")) + " ms, high " +
+         ms3(number(finding, "estimated_savings_ms_high")) + " ms) of " +
+         ms3(number(finding, "time_ms")) + " ms measured";
+}
+
+}  // namespace loupe::compute
