@@ -87,3 +87,8 @@ TEST_CASE("gemm parity: every TraceLens gemm metrics file of the pack", "[pack]"
 TEST_CASE("elementwise parity: every TraceLens elementwise metrics file of the pack", "[pack]") {
   sweep({"elementwise"}, 18);  // 14 in data/reference, 4 in reference-inference
 }
+
+TEST_CASE("norm parity: every TraceLens norm metrics file of the pack", "[pack]") {
+  // 7 norm_fwd + 1 norm_bwd in data/reference, 1 norm_fwd in reference-inference
+  sweep({"norm", "norm_fwd", "norm_bwd", "rmsnorm"}, 9);
+}
