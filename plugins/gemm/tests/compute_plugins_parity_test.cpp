@@ -92,3 +92,7 @@ TEST_CASE("norm parity: every TraceLens norm metrics file of the pack", "[pack]"
   // 7 norm_fwd + 1 norm_bwd in data/reference, 1 norm_fwd in reference-inference
   sweep({"norm", "norm_fwd", "norm_bwd", "rmsnorm"}, 9);
 }
+
+TEST_CASE("reduce parity: every TraceLens reduce metrics file of the pack", "[pack]") {
+  sweep({"reduce"}, 9);  // 7 in data/reference, 2 in reference-inference
+}
