@@ -96,3 +96,8 @@ TEST_CASE("norm parity: every TraceLens norm metrics file of the pack", "[pack]"
 TEST_CASE("reduce parity: every TraceLens reduce metrics file of the pack", "[pack]") {
   sweep({"reduce"}, 9);  // 7 in data/reference, 2 in reference-inference
 }
+
+TEST_CASE("moe parity: every TraceLens moe metrics file of the pack", "[pack]") {
+  // moe_unfused of utc_test01 trace 1 and of the comparative run (scope comparative)
+  sweep({"moe_fused", "moe_unfused"}, 2);
+}
