@@ -101,3 +101,7 @@ TEST_CASE("moe parity: every TraceLens moe metrics file of the pack", "[pack]") 
   // moe_unfused of utc_test01 trace 1 and of the comparative run (scope comparative)
   sweep({"moe_fused", "moe_unfused"}, 2);
 }
+
+TEST_CASE("triton parity: every TraceLens triton metrics file of the pack", "[pack]") {
+  sweep({"triton"}, 2);  // b200_eager and utc_test01 trace 2, both in data/reference
+}
