@@ -73,8 +73,9 @@ std::string member_facts(const FindingContext& f, size_t member) {
   std::string out = "`" + name + "`";
   size_t kernel_count = 0;
   const std::string kernels = kernel_list(text(field(op, "kernel_name_trunc")), kernel_count);
-  const std::string library = text(field(op, "library"));
-  if (!kernels.empty() || !library.empty()) {
+  std::string library = text(field(op, "library"));
+  if (library.empty()) library = "not detected";
+  {
     out += " (";
     if (!kernels.empty()) {
       out += (kernel_count == 1 ? "kernel " : "kernels ") + kernels;
