@@ -54,6 +54,7 @@ TEST_CASE("norm: default-mode cards name a fused norm kernel or channels-last") 
   CHECK(compute_test::missing_card_facts(bn_cards[0]).empty());
   CHECK(contains(bn_cards[0],
                  "channels-last (`model = model.to(memory_format=torch.channels_last)`)"));
+  CHECK(contains(batch.findings, "**Resolution:** In channels-last tensors"));
 }
 
 TEST_CASE("norm: a header-only CSV is NO_DATA in the default mode") {
