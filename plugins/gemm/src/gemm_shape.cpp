@@ -54,8 +54,9 @@ std::optional<GemmDims> dims_from_json(const Json& value) {
   const auto m = json_int(value, "M");
   const auto n = json_int(value, "N");
   const auto k = json_int(value, "K");
-  if (!m || !n || !k) return std::nullopt;
-  return GemmDims{*m, *n, *k, json_int(value, "B").value_or(1)};
+  if (!m || !n || !k || *m <= 0 || *n <= 0 || *k <= 0) return std::nullopt;
+  const std::int64_t batch = json_int(value, "B").value_or(1);
+  return GemmDims{*m, *n, *k, batch > 0 ? batch : 1};
 }
 
 std::int64_t output_tiles(const GemmDims& dims) {

@@ -35,6 +35,7 @@ TEST_CASE("gemm: shape from the perf model's parameters") {
   const auto round_trip = loupe::gemm::dims_from_json(loupe::gemm::dims_json(GemmDims{3, 4, 5, 6}));
   REQUIRE(round_trip);
   CHECK(round_trip->batch == 6);
+  CHECK_FALSE(loupe::gemm::dims_from_json(loupe::gemm::dims_json(GemmDims{0, 4, 5, 1})));
 }
 
 TEST_CASE("gemm: shape patterns of the four synthetic GEMM cases") {
