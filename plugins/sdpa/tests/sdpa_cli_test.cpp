@@ -105,7 +105,7 @@ TEST_CASE("sdpa: default-mode card for head-dim padding (N=65536, head dim 192)"
   // A4: the saving targets the expected band (50 / 60 / 70 %), not the roofline: TraceLens's
   // impact 57.48 (the roofline gap) becomes 42.82.
   CHECK(contains(o.md,
-                 "projected saving 352.464 / 480.922 / 572.678 ms (low / mid / high) of "
+                 "estimated saving 480.922 ms (low 352.464 ms, high 572.678 ms) of "
                  "1123.213 ms measured"));
   CHECK(contains(o.md, "<!-- impact-begin kind=p_item low=31.38 mid=42.82 high=50.99 -->"));
   CHECK(contains(o.metrics, "\"saving_basis\": \"expected_band\""));
@@ -128,7 +128,7 @@ TEST_CASE("sdpa: default-mode paged attention (vLLM, GQA 64/8): backend switch a
   // The prompt's Data-table extension for paged attention.
   CHECK(contains(o.md, "| Bound | Dominant kernel | Workload | Attention pattern |"));
   CHECK(contains(o.md, "| kernel_unified_attention_2d (100%) | unknown | GQA |"));
-  CHECK(contains(o.md, "projected saving 1.920 / 2.240 / 2.560 ms (low / mid / high) of 5.147 ms"));
+  CHECK(contains(o.md, "estimated saving 2.240 ms (low 1.920 ms, high 2.560 ms) of 5.147 ms"));
   // TraceLens could not name the library of the Triton paged kernel (null); Loupe can (A2).
   const Output tl = run_fixture(tmp, kCases[2], true);
   CHECK(contains(tl.metrics, "\"library\": null,"));
@@ -158,7 +158,7 @@ TEST_CASE("sdpa: short sequence within its band -> batching / GPU graphs, framew
   CHECK(contains(o.md, "`torch.compile(mode=\"reduce-overhead\")`"));
   // 12.18 % sits inside the 5-15 % band of N=128: only the band's top is left to gain (A4),
   // 1.08 ms x (1 - 12.18 / 15) = 0.203 ms, where the roofline model claimed 0.830 ms.
-  CHECK(contains(o.md, "projected saving 0.000 / 0.000 / 0.203 ms (low / mid / high) of 1.080 ms"));
+  CHECK(contains(o.md, "estimated saving 0.000 ms (low 0.000 ms, high 0.203 ms) of 1.080 ms"));
   CHECK(contains(o.md,
                  "expected to reach 5\xE2\x80\x93"
                  "15% of roofline; these members are within "

@@ -1,6 +1,7 @@
 #include "loupe/compute/category_analysis.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -156,7 +157,7 @@ class OperationsBuilder {
     if (eff.warning) op["efficiency_warning"] = *eff.warning;
 
     for (const auto& field : opt_.extra_fields) {
-      if (const auto value = in_.text(row, field)) op[field] = *value;
+      if (auto value = extra_field(row, field)) op[field] = std::move(*value);
     }
     auto args = format_args(in_.text(row, "Input Dims"), in_.text(row, "Input type"), !compat);
     if (!args && !compat) args = *name;
@@ -202,6 +203,7 @@ class OperationsBuilder {
     op["kernel_name"] = kernel_name;
     op["kernel_name_trunc"] = kernel_trunc;
     op["module_chain"] = string_list(module_chain);
+    if (opt_.annotate_operation) opt_.annotate_operation(in_, row, op);
 
     out.impact.name = *name;
     out.impact.time_ms = time_ms;
@@ -215,6 +217,39 @@ class OperationsBuilder {
   }
 
  private:
+  // An extra field's value, typed like pandas' column; nullopt for an empty cell.
+  std::optional<Json> extra_field(size_t row, const std::string& field) const {
+    const auto kind_it = opt_.extra_field_kinds.find(field);
+    const ExtraFieldKind kind =
+        kind_it == opt_.extra_field_kinds.end() ? ExtraFieldKind::Text : kind_it->second;
+    const auto text = in_.text(row, field);
+    if (!text) return std::nullopt;
+    if (kind == ExtraFieldKind::Bool) {
+      if (*text == "True") return Json(true);
+      if (*text == "False") return Json(false);
+      return Json(*text);
+    }
+    if (kind == ExtraFieldKind::Number) {
+      const double v = in_.number(row, field);
+      if (missing(v)) return Json(*text);
+      if (integer_column(field)) return Json(static_cast<std::int64_t>(v));
+      return Json(v);
+    }
+    return Json(*text);
+  }
+
+  // pandas reads a numeric column as int64 only when every cell is an integer literal.
+  bool integer_column(const std::string& field) const {
+    for (size_t r = 0; r < in_.rows(); ++r) {
+      const auto text = in_.text(r, field);
+      if (!text || text->empty()) return false;
+      for (const char c : *text) {
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+')) return false;
+      }
+    }
+    return true;
+  }
+
   Json launcher_path(size_t row, const std::vector<std::string>& module_chain,
                      const std::optional<std::string>& library) const {
     std::string entry;

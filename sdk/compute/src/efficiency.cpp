@@ -108,12 +108,16 @@ Efficiency compute_efficiency(const EfficiencyInputs& in, const JsonView& metada
   return out;
 }
 
+Json metadata_member(const JsonView& metadata, std::string_view key) {
+  const JsonView v = metadata[key];
+  return v.present() ? v.to_json() : Json();
+}
+
 void append_peak_specs(Json& block, const JsonView& metadata) {
-  const auto value = [](const JsonView& v) { return v.present() ? v.to_json() : Json(); };
   const JsonView maf = metadata["max_achievable_tflops"];
-  block["peak_maf_tflops"] =
-      maf.is_object() ? value(maf["matrix_bf16"]) : value(metadata["peak_bf16_maf_tflops"]);
-  block["peak_hbm_bw_tbs"] = value(metadata["peak_hbm_bw_tbs"]);
+  block["peak_maf_tflops"] = maf.is_object() ? metadata_member(maf, "matrix_bf16")
+                                             : metadata_member(metadata, "peak_bf16_maf_tflops");
+  block["peak_hbm_bw_tbs"] = metadata_member(metadata, "peak_hbm_bw_tbs");
 }
 
 }  // namespace loupe::compute

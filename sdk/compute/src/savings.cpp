@@ -11,12 +11,12 @@ namespace loupe::compute {
 
 namespace {
 
-double number_of(const Json& object, std::string_view key) {
+double number(const Json& object, std::string_view key) {
   const Json* v = object.is_object() ? object.find(key) : nullptr;
   return v != nullptr && v->is_number() ? v->as_double() : std::nan("");
 }
 
-std::string fixed3(double v) {
+std::string ms3(double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.3f", v);
   return buf;
@@ -24,65 +24,66 @@ std::string fixed3(double v) {
 
 }  // namespace
 
-SavingsMs finding_savings_ms(const Json& finding) {
-  SavingsMs out;
-  const Json* method = finding.is_object() ? finding.find("estimate_method") : nullptr;
+SavingsMs finding_savings(const Json& finding) {
+  SavingsMs s;
+  const Json* method = finding.find("estimate_method");
   const bool heuristic =
       method != nullptr && method->is_string() && method->as_string() == "heuristic";
-  const Json* members = finding.is_object() ? finding.find("members") : nullptr;
-  if (members == nullptr || !members->is_array()) return out;
+  const Json* members = finding.find("members");
+  if (members == nullptr || !members->is_array()) return s;
   for (const auto& m : members->as_array()) {
-    const double t = number_of(m, "time_ms");
+    const double t = number(m, "time_ms");
     if (!(t > 0)) continue;
-    out.member_time_ms += t;
+    s.measured_ms += t;
     if (heuristic) {
-      out.low += kHeuristicLow * t;
-      out.mid += kHeuristicMid * t;
-      out.high += kHeuristicHigh * t;
+      s.low += kHeuristicLow * t;
+      s.mid += kHeuristicMid * t;
+      s.high += kHeuristicHigh * t;
       continue;
     }
-    const double eff = number_of(m, "efficiency_pct");
-    const double gap = std::isnan(eff) ? 0.0 : std::max(0.0, 1 - eff / 100);
-    out.low += kTargetLow / 100 * gap * t;
-    out.mid += kTargetMid / 100 * gap * t;
-    out.high += kTargetHigh / 100 * gap * t;
+    const double eff = number(m, "efficiency_pct");
+    if (std::isnan(eff)) continue;
+    const double gap = std::max(0.0, 1 - eff / 100.0);
+    s.low += kTargetLow / 100.0 * gap * t;
+    s.mid += kTargetMid / 100.0 * gap * t;
+    s.high += gap * t;
   }
-  return out;
-}
-
-std::string savings_sentence(const SavingsMs& s) {
-  return "projected saving " + fixed3(s.low) + " / " + fixed3(s.mid) + " / " + fixed3(s.high) +
-         " ms (low / mid / high) of " + fixed3(s.member_time_ms) + " ms measured";
+  return s;
 }
 
 void add_savings_to_findings(Json& metrics) {
-  const Json* present = metrics.find("category_findings");
-  if (present == nullptr || !present->is_array()) return;
-  for (auto& f : metrics["category_findings"].as_array()) {
-    const SavingsMs s = finding_savings_ms(f);
+  if (!metrics.is_object() || metrics.find("category_findings") == nullptr) return;
+  Json& findings = metrics["category_findings"];
+  if (!findings.is_array()) return;
+  for (auto& f : findings.as_array()) {
+    const SavingsMs s = finding_savings(f);
+    f["time_ms"] = py::round_half_even(s.measured_ms, 3);
     f["estimated_savings_ms_low"] = py::round_half_even(s.low, 3);
-    f["estimated_savings_ms_mid"] = py::round_half_even(s.mid, 3);
+    f["estimated_savings_ms"] = py::round_half_even(s.mid, 3);
     f["estimated_savings_ms_high"] = py::round_half_even(s.high, 3);
   }
 }
+
+std::string savings_sentence(const Json& finding) {
+  const double mid = number(finding, "estimated_savings_ms");
+  if (std::isnan(mid)) return {};
+  return "estimated saving " + ms3(mid) + " ms (low " +
+         ms3(number(finding, "estimated_savings_ms_low")) + " ms, high " +
+         ms3(number(finding, "estimated_savings_ms_high")) + " ms) of " +
+         ms3(number(finding, "time_ms")) + " ms measured";
+}
+
+}  // namespace loupe::compute
+
+namespace loupe::compute {
 
 void append_savings_to_cards(findings::Document& doc, const Json& metrics) {
   const Json* findings = metrics.is_object() ? metrics.find("category_findings") : nullptr;
   if (findings == nullptr || !findings->is_array()) return;
   for (size_t i = 0; i < doc.recommendations.size() && i < findings->size(); ++i) {
     auto& impact = doc.recommendations[i].impact;
-    if (!impact) continue;
-    const Json& f = findings->as_array()[i];
-    SavingsMs s = finding_savings_ms(f);
-    const double low = number_of(f, "estimated_savings_ms_low");
-    const double mid = number_of(f, "estimated_savings_ms_mid");
-    const double high = number_of(f, "estimated_savings_ms_high");
-    if (!std::isnan(low) && !std::isnan(mid) && !std::isnan(high)) {
-      s.low = low;
-      s.mid = mid;
-      s.high = high;
-    }
-    impact->text += "; " + savings_sentence(s);
+    const std::string sentence = savings_sentence(findings->as_array()[i]);
+    if (impact && !sentence.empty()) impact->text += "; " + sentence;
   }
 }
 

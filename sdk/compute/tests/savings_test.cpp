@@ -1,44 +1,53 @@
 #include <catch2/catch.hpp>
 
+#include "loupe/compute/card_facts.hpp"
 #include "loupe/compute/savings.hpp"
-#include "loupe/json_value.hpp"
 
-using namespace loupe::compute;
 using loupe::Json;
 
 namespace {
-Json member(double time_ms, Json eff) {
+
+Json member(const char* op, double time_ms, Json eff) {
   Json m = Json::object();
-  m["operation"] = "aten::index_select";
+  m["operation"] = op;
   m["time_ms"] = time_ms;
   m["efficiency_pct"] = std::move(eff);
   return m;
 }
+
 }  // namespace
 
-TEST_CASE("compute savings: quantified members save their roofline gap at 75/87.5/100%") {
-  Json f = Json::object();
-  f["estimate_method"] = "quantified";
-  f["members"] = Json::array();
-  f["members"].push_back(member(2.0, Json(20.0)));  // gap 0.8 -> 1.6 ms at 100 %
-  f["members"].push_back(member(1.0, Json(90.0)));  // gap 0.1 -> 0.1 ms
-  const SavingsMs s = finding_savings_ms(f);
-  CHECK(s.member_time_ms == Approx(3.0));
-  CHECK(s.high == Approx(1.7));
-  CHECK(s.mid == Approx(1.7 * 0.875));
-  CHECK(s.low == Approx(1.7 * 0.75));
-  CHECK(savings_sentence(s) ==
-        "projected saving 1.275 / 1.488 / 1.700 ms (low / mid / high) of "
-        "3.000 ms measured");
+TEST_CASE("savings: roofline gap x measured time; heuristic shares for unmodeled ops") {
+  Json quantified = Json::object();
+  quantified["estimate_method"] = "quantified";
+  quantified["members"] = Json::array();
+  quantified["members"].push_back(member("aten::mm", 3.672, Json(52.91)));
+  quantified["members"].push_back(member("aten::mm", 1.0, Json(100.0)));  // no gap
+  const auto s = loupe::compute::finding_savings(quantified);
+  CHECK(s.measured_ms == Approx(4.672));
+  CHECK(s.high == Approx(3.672 * 0.4709));
+  CHECK(s.mid == Approx(3.672 * 0.4709 * 0.875));
+  CHECK(s.low == Approx(3.672 * 0.4709 * 0.75));
+
+  Json heuristic = Json::object();
+  heuristic["estimate_method"] = "heuristic";
+  heuristic["members"] = Json::array();
+  heuristic["members"].push_back(member("aiter::ck_moe_stage1", 0.48, Json()));
+  Json metrics = Json::object();
+  metrics["category_findings"] = Json::array();
+  metrics["category_findings"].push_back(heuristic);
+  loupe::compute::add_savings_to_findings(metrics);
+  const Json& f = metrics["category_findings"].as_array()[0];
+  CHECK(f.find("estimated_savings_ms_low")->as_double() == 0.072);
+  CHECK(f.find("estimated_savings_ms")->as_double() == 0.144);
+  CHECK(f.find("estimated_savings_ms_high")->as_double() == 0.216);
+  CHECK(loupe::compute::savings_sentence(f) ==
+        "estimated saving 0.144 ms (low 0.072 ms, high 0.216 ms) of 0.480 ms measured");
+  CHECK(loupe::compute::savings_sentence(Json::object()).empty());
 }
 
-TEST_CASE("compute savings: heuristic members save 15/30/45% of their time") {
-  Json f = Json::object();
-  f["estimate_method"] = "heuristic";
-  f["members"] = Json::array();
-  f["members"].push_back(member(4.0, Json()));
-  const SavingsMs s = finding_savings_ms(f);
-  CHECK(s.low == Approx(0.6));
-  CHECK(s.mid == Approx(1.2));
-  CHECK(s.high == Approx(1.8));
+TEST_CASE("card facts: op base names") {
+  CHECK(loupe::compute::op_base_name("aten::add_") == "add");
+  CHECK(loupe::compute::op_base_name("aten::_to_copy") == "_to_copy");
+  CHECK(loupe::compute::op_base_name("Triton_Poi_Fused") == "triton_poi_fused");
 }

@@ -35,7 +35,14 @@ TEST_CASE("raw trace to findings: metrics equal TraceLens's for every reference 
         continue;
       }
       REQUIRE(fs::exists(expected));
-      CHECK(loupe::test::read_text(entry.path()) == loupe::test::read_text(expected));
+      // The pack writes the recording machine's temp directory as <tmp> (b200_eager's Inductor
+      // call stacks); the trace itself still holds it, so undo that in the comparison.
+      std::string ours = loupe::test::read_text(entry.path());
+      for (auto pos = ours.find("/tmp/torchinductor_"); pos != std::string::npos;
+           pos = ours.find("/tmp/torchinductor_", pos)) {
+        ours.replace(pos, 4, "<tmp>");
+      }
+      CHECK(ours == loupe::test::read_text(expected));
       ++compared;
     }
   }

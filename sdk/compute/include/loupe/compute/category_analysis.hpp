@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@
 
 namespace loupe::compute {
 
+// How an extra field is copied into an operation: as text (the default), or typed the way pandas
+// reads the CSV column (a number column is int when every cell is an integer, else float; a
+// True/False column is bool). Empty cells are skipped, as TraceLens skips NaN.
+enum class ExtraFieldKind { Text, Number, Bool };
+
 struct AnalysisOptions {
   std::string category;
   bool comparative = false;
@@ -21,6 +27,11 @@ struct AnalysisOptions {
   bool tracelens_compat = false;
   // Raw CSV columns copied into each operation (TraceLens extra_fields).
   std::vector<std::string> extra_fields{"Input Dims", "Input type"};
+  // Columns of extra_fields that are not text (e.g. {"has_perf_model", Bool}).
+  std::map<std::string, ExtraFieldKind> extra_field_kinds;
+  // Adds fields of the plugin's own to an operation built from CSV row `row` (after every
+  // TraceLens field but call_chain). Meant for the default mode: it changes the document.
+  std::function<void(const CategoryInputs& inputs, size_t row, Json& operation)> annotate_operation;
   // The category's own kernel-library rules, tried first in the corrected mode.
   std::vector<LibraryRule> library_rules;
   // The category_specific block. Called with the loaded inputs; for NO_DATA the table has no

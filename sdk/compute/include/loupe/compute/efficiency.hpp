@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "loupe/json_value.hpp"
 #include "loupe/model.hpp"
@@ -36,9 +37,12 @@ struct Efficiency {
 // peak_bf16_maf_tflops, else 1), as the JSON number TraceLens would print.
 Json resolve_peak_maf(const JsonView& metadata, const std::optional<std::string>& compute_spec);
 
-// TraceLens's get_peak_specs: appends peak_maf_tflops (max_achievable_tflops.matrix_bf16 when
-// that is an object, else peak_bf16_maf_tflops) and peak_hbm_bw_tbs to `block`, null when absent.
+// TraceLens get_peak_specs: appends "peak_maf_tflops" (the bf16 matrix peak of
+// max_achievable_tflops, else peak_bf16_maf_tflops) and "peak_hbm_bw_tbs" to a
+// category_specific block, each as the metadata spells it (null when absent).
 void append_peak_specs(Json& block, const JsonView& metadata);
+// A metadata member as it is, null when absent (TraceLens metadata.get(key)).
+Json metadata_member(const JsonView& metadata, std::string_view key);
 
 Efficiency compute_efficiency(const EfficiencyInputs& in, const JsonView& metadata,
                               bool comparative);

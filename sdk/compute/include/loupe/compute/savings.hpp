@@ -1,7 +1,8 @@
-// The projected saving of a category finding in milliseconds, with the same model as its
-// impact scores (impact.hpp): a quantified member saves its time times its roofline gap at the
-// 75 / 87.5 / 100 % targets; an unmodeled (heuristic) member 15 / 30 / 45 % of its time. These
-// are projections from measured times, never measurements.
+// Expected savings in milliseconds of one category finding (default mode): the roofline gap of
+// each quantified member applied to its measured kernel time at the three targets of the impact
+// estimates (75 / 87.5 / 100 % of the gap), or the heuristic shares (15 / 30 / 45 %) of an
+// unmodeled member's time. In comparative scope the gap is the trace-2 time ratio, so the high
+// end is the measured Trace 1 - Trace 2 difference.
 #pragma once
 
 #include <string>
@@ -15,23 +16,22 @@ struct SavingsMs {
   double low = 0.0;
   double mid = 0.0;
   double high = 0.0;
-  double member_time_ms = 0.0;  // measured kernel time of the members the saving is taken from
+  double measured_ms = 0.0;  // the members' summed measured kernel time
 };
 
-// From category_findings[i]: its members' time_ms and efficiency_pct, and its estimate_method.
-SavingsMs finding_savings_ms(const Json& finding);
+SavingsMs finding_savings(const Json& finding);
 
-// "projected saving 0.123 / 0.245 / 0.280 ms (low / mid / high) of 0.280 ms measured".
-std::string savings_sentence(const SavingsMs& savings);
-
-// Default mode: writes estimated_savings_ms_low / _mid / _high (rounded to 3 places) into every
-// category_findings[] entry of the metrics.
+// Adds time_ms, estimated_savings_ms_low, estimated_savings_ms and estimated_savings_ms_high
+// (3 decimals) to every category_findings[] entry of an OK metrics document.
 void add_savings_to_findings(Json& metrics);
 
-// Appends "; <savings_sentence>" to the impact text of each card built by
-// build_compute_findings (cards in category_findings order). A finding's
-// estimated_savings_ms_low / _mid / _high, when present (a plugin may refine them), are quoted;
-// otherwise the saving is computed with finding_savings_ms.
+// "estimated saving 1.234 ms (low 1.058 ms, high 1.410 ms) of 3.672 ms measured", from the
+// fields add_savings_to_findings wrote; empty when they are absent.
+std::string savings_sentence(const Json& finding);
+
+// Appends "; <savings_sentence>" to the impact text of each card built by build_compute_findings
+// (cards follow category_findings[] one to one); a plugin that refined a finding's
+// estimated_savings_ms* fields before calling it has its own numbers quoted.
 void append_savings_to_cards(findings::Document& doc, const Json& metrics);
 
 }  // namespace loupe::compute

@@ -1,0 +1,36 @@
+// The Elementwise analyzer plugin: categories elementwise, compute tier.
+#include "loupe/plugin.hpp"
+#include "elementwise_analyzer.hpp"
+
+namespace {
+
+class ElementwiseAnalyzer {
+ public:
+  static constexpr const char* name = "elementwise";
+  static constexpr const char* version = "1.0.0";
+  static constexpr const char* description =
+      "Elementwise-op bandwidth against the roofline, fusion and batching actions and ranked "
+      "findings (elementwise)";
+  static constexpr loupe::Tier tier = loupe::Tier::Compute;
+  static constexpr std::array<const char*, 1> categories{"elementwise"};
+  static constexpr std::array<const char*, 1> skills{"elementwise-analyzer"};
+  static constexpr std::array<const char*, 1> reads{"kernel_fusion"};
+
+  void analyze(loupe::AnalysisContext& ctx) {
+    loupe::compute::CategoryRunOptions options;
+    options.category = std::string(ctx.category());
+    options.comparative = ctx.scope() == loupe::Scope::Comparative;
+    options.tracelens_compat = ctx.tracelens_compat();
+    const auto run = loupe::elementwise::run_elementwise_analysis(ctx.model(), options);
+    for (const auto& warning : run.analysis.warnings) ctx.log(loupe::LogLevel::Warn, warning);
+    if (run.analysis.status == loupe::compute::AnalysisStatus::Error) {
+      ctx.log(loupe::LogLevel::Error, "Error: " + run.analysis.message);
+    }
+    ctx.emit_metrics(run.analysis.metrics);
+    ctx.emit_findings(run.findings);
+  }
+};
+
+}  // namespace
+
+LOUPE_REGISTER_PLUGIN(ElementwiseAnalyzer)
