@@ -179,7 +179,11 @@ TEST_CASE("loupe analyze --trace on the bundled sample reproduces TraceLens's di
       ++compared;
     }
   }
-  CHECK(compared == 29);  // 10 perf report tables, 11 category_data files, 8 metadata files
+  // priority_data.json, ranked from every category's metrics, is byte-identical too.
+  CHECK(loupe::test::read_text(tmp.path() / "priority_data.json") ==
+        loupe::test::read_text(reference / "priority_data.json"));
+  // 10 perf report tables, 16 category_data files (7 categories' metrics), 8 metadata files
+  CHECK(compared == 34);
 }
 
 TEST_CASE("findings.json ranks every finding of the run with stable ids and ms savings",
