@@ -6,6 +6,7 @@ add_library(loupe_test_main STATIC
   ${PROJECT_SOURCE_DIR}/tests/support/catch_main.cpp
   ${PROJECT_SOURCE_DIR}/tests/support/test_paths.cpp
   ${PROJECT_SOURCE_DIR}/tests/support/cli_runner.cpp
+  ${PROJECT_SOURCE_DIR}/tests/support/category_cli.cpp
   ${PROJECT_SOURCE_DIR}/tests/support/inline_trace.cpp
   ${PROJECT_SOURCE_DIR}/tests/support/reference_pack.cpp)
 target_include_directories(loupe_test_main PUBLIC ${PROJECT_SOURCE_DIR}/tests/support)

@@ -1,6 +1,7 @@
 // The convolution analyzer plugin: categories conv_fwd and conv_bwd, compute tier.
 #include "loupe/plugin.hpp"
 #include "conv_analyzer.hpp"
+#include "loupe/compute/plugin_bridge.hpp"
 
 namespace {
 
@@ -16,17 +17,9 @@ class ConvAnalyzer {
   static constexpr std::array<const char*, 1> reads{"kernel_fusion"};
 
   void analyze(loupe::AnalysisContext& ctx) {
-    loupe::conv::ConvRunOptions options;
-    options.category = std::string(ctx.category());
-    options.comparative = ctx.scope() == loupe::Scope::Comparative;
-    options.tracelens_compat = ctx.tracelens_compat();
-    const auto run = loupe::conv::run_conv_analysis(ctx.model(), options);
-    for (const auto& warning : run.analysis.warnings) ctx.log(loupe::LogLevel::Warn, warning);
-    if (run.analysis.status == loupe::compute::AnalysisStatus::Error) {
-      ctx.log(loupe::LogLevel::Error, "Error: " + run.analysis.message);
-    }
-    ctx.emit_metrics(run.analysis.metrics);
-    ctx.emit_findings(run.findings);
+    loupe::compute::emit_category_run(
+        ctx, loupe::conv::run_conv_analysis(
+                 ctx.model(), loupe::compute::run_options<loupe::conv::ConvRunOptions>(ctx)));
   }
 };
 

@@ -3,6 +3,7 @@
 // for any compute category no other plugin claims.
 #include "loupe/plugin.hpp"
 #include "generic_analyzer.hpp"
+#include "loupe/compute/plugin_bridge.hpp"
 
 namespace {
 
@@ -22,18 +23,10 @@ class GenericOpAnalyzer {
   static constexpr std::array<const char*, 1> reads{"kernel_fusion"};
 
   void analyze(loupe::AnalysisContext& ctx) {
-    loupe::generic::GenericRunOptions options;
-    options.category = std::string(ctx.category());
-    options.comparative = ctx.scope() == loupe::Scope::Comparative;
-    options.tracelens_compat = ctx.tracelens_compat();
-    const auto run = loupe::generic::run_generic_analysis(ctx.model(), options);
+    const auto run = loupe::generic::run_generic_analysis(
+        ctx.model(), loupe::compute::run_options<loupe::generic::GenericRunOptions>(ctx));
     for (const auto& message : run.console) ctx.log(loupe::LogLevel::Info, message);
-    for (const auto& warning : run.analysis.warnings) ctx.log(loupe::LogLevel::Warn, warning);
-    if (run.analysis.status == loupe::compute::AnalysisStatus::Error) {
-      ctx.log(loupe::LogLevel::Error, "Error: " + run.analysis.message);
-    }
-    ctx.emit_metrics(run.analysis.metrics);
-    ctx.emit_findings(run.findings);
+    loupe::compute::emit_category_run(ctx, run);
   }
 };
 

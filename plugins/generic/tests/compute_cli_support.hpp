@@ -6,28 +6,21 @@
 #include <string>
 #include <vector>
 
+#include "category_cli.hpp"
 #include "cli_runner.hpp"
 
 namespace compute_cli_test {
+
+// The one-category CLI helpers every plugin test shares (tests/support/category_cli.hpp).
+using loupe::test::analyze;
+using loupe::test::metrics_with_placeholder;
+using loupe::test::validate;
 
 // Copies category_data/ and metadata/ of `from` into `to` and writes a manifest listing
 // `category` (with `skill`) and the scope.
 void make_analysis_dir(const std::filesystem::path& from, const std::filesystem::path& to,
                        const std::string& category, const std::string& skill,
                        const std::string& scope);
-
-// loupe analyze DIR -o OUT --only CATEGORY [--compat tracelens] [extra...]
-loupe::test::CliResult analyze(const std::filesystem::path& dir, const std::filesystem::path& out,
-                               const std::string& category, bool compat,
-                               const std::vector<std::string>& extra = {});
-
-// loupe validate FILE --tier compute --scope SCOPE [--compat tracelens]
-loupe::test::CliResult validate(const std::filesystem::path& findings, const std::string& scope,
-                                bool compat);
-
-// The metrics text with the analysis directory path replaced by TraceLens's placeholder.
-std::string metrics_with_placeholder(const std::filesystem::path& out, const std::string& category,
-                                     const std::filesystem::path& analysis_dir);
 
 struct PackCase {
   std::filesystem::path dir;

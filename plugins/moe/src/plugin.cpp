@@ -1,5 +1,6 @@
 // The MoE analyzer plugin: categories moe_fused, moe_unfused, compute tier.
 #include "loupe/plugin.hpp"
+#include "loupe/compute/plugin_bridge.hpp"
 #include "moe_analyzer.hpp"
 
 namespace {
@@ -17,17 +18,8 @@ class MoeAnalyzer {
   static constexpr std::array<const char*, 1> reads{"kernel_fusion"};
 
   void analyze(loupe::AnalysisContext& ctx) {
-    loupe::compute::CategoryRunOptions options;
-    options.category = std::string(ctx.category());
-    options.comparative = ctx.scope() == loupe::Scope::Comparative;
-    options.tracelens_compat = ctx.tracelens_compat();
-    const auto run = loupe::moe::run_moe_analysis(ctx.model(), options);
-    for (const auto& warning : run.analysis.warnings) ctx.log(loupe::LogLevel::Warn, warning);
-    if (run.analysis.status == loupe::compute::AnalysisStatus::Error) {
-      ctx.log(loupe::LogLevel::Error, "Error: " + run.analysis.message);
-    }
-    ctx.emit_metrics(run.analysis.metrics);
-    ctx.emit_findings(run.findings);
+    loupe::compute::emit_category_run(
+        ctx, loupe::moe::run_moe_analysis(ctx.model(), loupe::compute::run_options(ctx)));
   }
 };
 

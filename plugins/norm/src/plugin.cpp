@@ -1,5 +1,6 @@
 // The Normalization analyzer plugin: categories norm, norm_fwd, norm_bwd, rmsnorm, compute tier.
 #include "loupe/plugin.hpp"
+#include "loupe/compute/plugin_bridge.hpp"
 #include "norm_analyzer.hpp"
 
 namespace {
@@ -17,17 +18,8 @@ class NormAnalyzer {
   static constexpr std::array<const char*, 1> reads{"kernel_fusion"};
 
   void analyze(loupe::AnalysisContext& ctx) {
-    loupe::compute::CategoryRunOptions options;
-    options.category = std::string(ctx.category());
-    options.comparative = ctx.scope() == loupe::Scope::Comparative;
-    options.tracelens_compat = ctx.tracelens_compat();
-    const auto run = loupe::norm::run_norm_analysis(ctx.model(), options);
-    for (const auto& warning : run.analysis.warnings) ctx.log(loupe::LogLevel::Warn, warning);
-    if (run.analysis.status == loupe::compute::AnalysisStatus::Error) {
-      ctx.log(loupe::LogLevel::Error, "Error: " + run.analysis.message);
-    }
-    ctx.emit_metrics(run.analysis.metrics);
-    ctx.emit_findings(run.findings);
+    loupe::compute::emit_category_run(
+        ctx, loupe::norm::run_norm_analysis(ctx.model(), loupe::compute::run_options(ctx)));
   }
 };
 

@@ -1,6 +1,7 @@
 // The attention analyzer plugin: sdpa_fwd, sdpa_bwd, inferenceattention and every category
 // whose manifest skill is sdpa-analyzer; compute tier.
 #include "loupe/plugin.hpp"
+#include "loupe/compute/plugin_bridge.hpp"
 #include "sdpa_analyzer.hpp"
 
 namespace {
@@ -19,17 +20,9 @@ class SdpaAnalyzer {
   static constexpr std::array<const char*, 1> reads{"kernel_fusion"};
 
   void analyze(loupe::AnalysisContext& ctx) {
-    loupe::sdpa::SdpaRunOptions options;
-    options.category = std::string(ctx.category());
-    options.comparative = ctx.scope() == loupe::Scope::Comparative;
-    options.tracelens_compat = ctx.tracelens_compat();
-    const auto run = loupe::sdpa::run_sdpa_analysis(ctx.model(), options);
-    for (const auto& warning : run.analysis.warnings) ctx.log(loupe::LogLevel::Warn, warning);
-    if (run.analysis.status == loupe::compute::AnalysisStatus::Error) {
-      ctx.log(loupe::LogLevel::Error, "Error: " + run.analysis.message);
-    }
-    ctx.emit_metrics(run.analysis.metrics);
-    ctx.emit_findings(run.findings);
+    loupe::compute::emit_category_run(
+        ctx, loupe::sdpa::run_sdpa_analysis(
+                 ctx.model(), loupe::compute::run_options<loupe::sdpa::SdpaRunOptions>(ctx)));
   }
 };
 

@@ -1,5 +1,6 @@
 // The Triton analyzer plugin: categories triton, compute tier.
 #include "loupe/plugin.hpp"
+#include "loupe/compute/plugin_bridge.hpp"
 #include "triton_analyzer.hpp"
 
 namespace {
@@ -17,17 +18,8 @@ class TritonAnalyzer {
   static constexpr std::array<const char*, 1> reads{"kernel_fusion"};
 
   void analyze(loupe::AnalysisContext& ctx) {
-    loupe::compute::CategoryRunOptions options;
-    options.category = std::string(ctx.category());
-    options.comparative = ctx.scope() == loupe::Scope::Comparative;
-    options.tracelens_compat = ctx.tracelens_compat();
-    const auto run = loupe::triton::run_triton_analysis(ctx.model(), options);
-    for (const auto& warning : run.analysis.warnings) ctx.log(loupe::LogLevel::Warn, warning);
-    if (run.analysis.status == loupe::compute::AnalysisStatus::Error) {
-      ctx.log(loupe::LogLevel::Error, "Error: " + run.analysis.message);
-    }
-    ctx.emit_metrics(run.analysis.metrics);
-    ctx.emit_findings(run.findings);
+    loupe::compute::emit_category_run(
+        ctx, loupe::triton::run_triton_analysis(ctx.model(), loupe::compute::run_options(ctx)));
   }
 };
 
