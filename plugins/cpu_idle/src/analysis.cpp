@@ -75,8 +75,10 @@ AnalysisOutput run_analysis(const Utilization& u, TraceInputs trace,
     m["gpu_utilization"] = *base.find("gpu_utilization");
     m["kernel_analysis"] = kernel_analysis;
     m["kernel_analysis_source"] =
-        trace.present ? "trace/gpu_events.csv"
-                      : "ops_summary.csv (it has no kernel-time columns, so the counts are 0)";
+        trace.present      ? "trace/gpu_events.csv"
+        : u.kernel_columns ? "ops_summary.csv"
+                           : "none: ops_summary.csv is absent or has no kernel-time columns, so "
+                             "the counts are 0 (rerun with --trace for counts)";
     m["idle_breakdown"] = breakdown ? breakdown_json(*breakdown, cands) : not_evaluated();
     m["impact_estimates"] = breakdown ? estimates_json(cands) : Json::array();
     out.metrics = std::move(m);

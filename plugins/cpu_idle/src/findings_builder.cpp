@@ -150,7 +150,9 @@ std::string host_side(const Gap& g) {
   }
   if (m == Mechanism::DataLoading) return "DataLoader iteration";
   if (g.after->launch) {
-    return "launch " + cell_name(g.after->launch->name) + " from " + short_stack(g.after->op_stack);
+    const std::string launch = "launch " + cell_name(g.after->launch->name);
+    return g.after->op_stack.empty() ? launch + " (no host op above it)"
+                                     : launch + " from " + short_stack(g.after->op_stack);
   }
   return "(no host launch)";
 }

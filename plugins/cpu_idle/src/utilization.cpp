@@ -161,7 +161,9 @@ Utilization read_utilization(const ModelView& model) {
   u.communication_percent = pick("exposed_comm_time", *percents, kPercentColumn);
   u.memcpy_percent = pick("exposed_memcpy_time", *percents, kPercentColumn);
   u.idle_flagged = number(u.idle_percent) > kIdleFlagPercent;
-  u.kernel_analysis = kernel_patterns(model.table(ops_summary_file(u.timeline_file)));
+  const TableView ops = model.table(ops_summary_file(u.timeline_file));
+  u.kernel_analysis = kernel_patterns(ops);
+  u.kernel_columns = ops && ops.column("Kernel Time (µs)_sum") != TableView::npos;
   return u;
 }
 

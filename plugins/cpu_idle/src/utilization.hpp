@@ -24,8 +24,9 @@ struct Utilization {
   Json computation_percent;
   Json communication_percent;
   Json memcpy_percent;
-  bool idle_flagged = false;  // idle_percent > 15
-  Json kernel_analysis;       // TraceLens's kernel pattern block
+  bool idle_flagged = false;    // idle_percent > 15
+  Json kernel_analysis;         // TraceLens's kernel pattern block
+  bool kernel_columns = false;  // ops_summary.csv has the kernel-time columns TraceLens reads
 };
 
 // `comparative`: the manifest's comparison_scope says so (TraceLens reads trace 1's CSVs).

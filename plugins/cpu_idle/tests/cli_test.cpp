@@ -11,6 +11,7 @@
 #include <rapidjson/document.h>
 
 #include "cli_runner.hpp"
+#include "reference_pack.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -242,4 +243,42 @@ TEST_CASE("cpu_idle breakdown of two H100 traces", "[cpu_idle][cli][pack]") {
     CHECK(contains(run.findings, "P1: Data loading between steps leaves the GPU idle"));
     CHECK(contains(run.findings, "P2: Kernel launch overhead leaves the GPU idle between kernels"));
   }
+}
+
+TEST_CASE("cpu_idle from the raw traces of the reference runs", "[cpu_idle][cli][pack]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  int runs = 0, identical = 0;
+  for (const auto& run : loupe::test::reference_runs(shared)) {
+    const fs::path expected = run.directory / "category_data" / "cpu_idle_metrics.json";
+    if (!fs::exists(expected)) continue;
+    INFO(run.name);
+    TempDir tmp;
+    const Run compat = analyze({"--trace", run.trace.string()}, tmp.path() / "compat", true);
+    INFO(compat.err);
+    REQUIRE(compat.exit_code == 0);
+    CHECK(validates(compat.findings_path, true));
+    if (compat.metrics == read_text(expected)) {
+      ++identical;
+    } else {
+      WARN("compat metrics from the trace differ from TraceLens's: " << run.name);
+    }
+    const Run fixed = analyze({"--trace", run.trace.string()}, tmp.path() / "default", false);
+    REQUIRE(fixed.exit_code == 0);
+    CHECK(validates(fixed.findings_path, false));
+    CHECK_FALSE(contains(fixed.metrics, "NaN"));
+    const auto m = parse(fixed.metrics);
+    const auto& b = m["idle_breakdown"];
+    REQUIRE(b["evaluated"].GetBool());
+    // The causes add up to the measured idle time (each rounded to 3 decimals).
+    const auto& c = b["by_cause"];
+    CHECK(member_ms(c, "launch_bound_ms") + member_ms(c, "synchronization_ms") +
+              member_ms(c, "other_ms") ==
+          Approx(member_ms(b, "gpu_idle_ms")).margin(0.002));
+    for (const auto& e : m["impact_estimates"].GetArray()) {
+      CHECK(member_ms(e, "estimated_savings_ms_high") <= member_ms(b, "gpu_idle_ms"));
+    }
+    ++runs;
+  }
+  CHECK(runs == 38);
+  CHECK(identical == 38);  // compat metrics from the native prepare equal TraceLens too
 }
