@@ -47,24 +47,37 @@ bool graph_launch(const std::string& launcher) {
   return launcher.find("GraphLaunch") != std::string::npos;
 }
 
-// Host intervals of one thread ("" = every thread), split into blocking calls and DataLoader
-// iteration.
+// The host events of one thread ("" = every thread): blocking calls (sorted by start, and
+// merged into intervals) and DataLoader iteration intervals.
 struct HostIntervals {
+  std::vector<const HostCall*> blocking_calls;  // by start
+  std::int64_t longest_call_ns = 0;
   std::vector<Interval> blocking;
-  std::vector<Interval> loading;  // DataLoader minus blocking
+  std::vector<Interval> loading;
 };
 
-struct HostIndex {
+class HostIndex {
+ public:
   explicit HostIndex(const std::vector<HostCall>& calls) : calls_(calls) {}
+
   const HostIntervals& for_thread(const std::string& tid) {
     auto it = cache_.find(tid);
     if (it != cache_.end()) return it->second;
+    HostIntervals h;
     std::vector<Interval> blocking, loading;
     for (const auto& c : calls_) {
       if (!tid.empty() && c.tid != tid) continue;
-      (blocks(c.kind) ? blocking : loading).emplace_back(c.start_ns, c.end_ns);
+      if (blocks(c.kind)) {
+        h.blocking_calls.push_back(&c);
+        h.longest_call_ns = std::max(h.longest_call_ns, c.end_ns - c.start_ns);
+        blocking.emplace_back(c.start_ns, c.end_ns);
+      } else {
+        loading.emplace_back(c.start_ns, c.end_ns);
+      }
     }
-    HostIntervals h;
+    std::stable_sort(
+        h.blocking_calls.begin(), h.blocking_calls.end(),
+        [](const HostCall* a, const HostCall* b) { return a->start_ns < b->start_ns; });
     h.blocking = merged(std::move(blocking));
     h.loading = merged(std::move(loading));
     return cache_.emplace(tid, std::move(h)).first->second;
@@ -75,19 +88,7 @@ struct HostIndex {
   std::map<std::string, HostIntervals> cache_;
 };
 
-// Uncovered time of [lo, hi) once blocking calls and DataLoader time are taken out.
-std::int64_t free_time(const HostIntervals& h, std::int64_t lo, std::int64_t hi) {
-  if (hi <= lo) return 0;
-  const std::int64_t sync = covered(h.blocking, lo, hi);
-  // DataLoader time inside the window that no blocking call already covers.
-  std::int64_t loading = 0;
-  for (const auto& [a, b] : h.loading) {
-    const std::int64_t x = std::max(lo, a), y = std::min(hi, b);
-    if (y > x) loading += (y - x) - covered(h.blocking, x, y);
-  }
-  return (hi - lo) - sync - loading;
-}
-
+// DataLoader time of [lo, hi) that no blocking call already covers.
 std::int64_t loading_time(const HostIntervals& h, std::int64_t lo, std::int64_t hi) {
   std::int64_t loading = 0;
   for (const auto& [a, b] : h.loading) {
@@ -97,29 +98,38 @@ std::int64_t loading_time(const HostIntervals& h, std::int64_t lo, std::int64_t 
   return loading;
 }
 
-const HostCall* largest_blocking(const std::vector<HostCall>& calls, const std::string& tid,
-                                 std::int64_t lo, std::int64_t hi) {
+// Time of [lo, hi) with neither a blocking call nor DataLoader iteration.
+std::int64_t free_time(const HostIntervals& h, std::int64_t lo, std::int64_t hi) {
+  if (hi <= lo) return 0;
+  return (hi - lo) - covered(h.blocking, lo, hi) - loading_time(h, lo, hi);
+}
+
+// The blocking call that overlaps [lo, hi) longest (calls that start before lo - longest call
+// cannot reach it).
+const HostCall* largest_blocking(const HostIntervals& h, std::int64_t lo, std::int64_t hi) {
+  const auto first =
+      std::lower_bound(h.blocking_calls.begin(), h.blocking_calls.end(), lo - h.longest_call_ns,
+                       [](const HostCall* c, std::int64_t t) { return c->start_ns < t; });
   const HostCall* best = nullptr;
   std::int64_t best_ns = 0;
-  for (const auto& c : calls) {
-    if (!blocks(c.kind) || (!tid.empty() && c.tid != tid)) continue;
-    const std::int64_t ns = length(std::max(lo, c.start_ns), std::min(hi, c.end_ns));
+  for (auto it = first; it != h.blocking_calls.end() && (*it)->start_ns < hi; ++it) {
+    const std::int64_t ns = length(std::max(lo, (*it)->start_ns), std::min(hi, (*it)->end_ns));
     if (ns > best_ns) {
       best_ns = ns;
-      best = &c;
+      best = *it;
     }
   }
   return best;
 }
 
-void split_gap(Gap& g, const std::vector<HostCall>& calls, HostIndex& index) {
+void split_gap(Gap& g, HostIndex& index) {
   const GpuOp& next = *g.after;
   const std::string tid = next.launch ? next.launch->tid : std::string();
   const HostIntervals& host = index.for_thread(tid);
   const std::int64_t s = g.start_ns, e = g.end_ns;
   g.sync_ns = covered(host.blocking, s, e);
   g.other_ns[static_cast<int>(OtherReason::DataLoading)] = loading_time(host, s, e);
-  g.blocking = g.sync_ns > 0 ? largest_blocking(calls, tid, s, e) : nullptr;
+  g.blocking = g.sync_ns > 0 ? largest_blocking(host, s, e) : nullptr;
   if (!next.launch) {
     g.other_ns[static_cast<int>(OtherReason::Unlinked)] = free_time(host, s, e);
     return;
@@ -228,7 +238,7 @@ Breakdown attribute_idle(std::vector<GpuOp> ops, std::vector<HostCall> calls) {
       g.end_ns = list[i]->start_ns;
       g.before = last;
       g.after = list[i];
-      split_gap(g, out.calls, index);
+      split_gap(g, index);
       out.gaps.push_back(g);
       busy_start = list[i]->start_ns;
       busy_end = list[i]->end_ns;
