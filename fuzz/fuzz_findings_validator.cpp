@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::filesystem::path path = "/nonexistent/loupe-fuzz/system_findings/x_findings.md";
   for (const char* tier : {"compute", "system", "fusion"}) {
     for (const auto mode : {ValidationMode::Default, ValidationMode::TraceLens}) {
-      (void)validate_findings_text(text, path, tier, FindingsScope::Standalone, mode);
+      (void)validate_findings_text(text, path, tier, Scope::Standalone, mode);
     }
   }
   return 0;

@@ -122,11 +122,12 @@ bool report_plugin_problems(const core::PluginSet& plugins, bool strict) {
 }
 
 void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir) {
-  std::cout << "Loupe analysis (" << report.scope << ") -> " << output_dir.string() << "\n";
+  std::cout << "Loupe analysis (" << to_string(report.scope) << ") -> " << output_dir.string()
+            << "\n";
   for (const auto& plugin : report.plugins) {
     for (const auto& c : plugin.categories) {
-      std::string status = c.status;
-      if (c.status == "OK") {
+      std::string status = findings::to_string(c.status);
+      if (c.status == findings::Status::Ok) {
         status = c.findings_count == 0 ? "OK, nothing to fix"
                                        : "OK, " + std::to_string(c.findings_count) +
                                              (c.findings_count == 1 ? " finding" : " findings");
@@ -250,8 +251,8 @@ int run_analyze(const std::vector<std::string>& args) {
   core::AnalyzeOptions options;
   options.output_dir = vm.count("output") > 0 ? fs::path(vm["output"].as<std::string>()) : dir;
   if (vm.count("scope") > 0) {
-    options.scope = vm["scope"].as<std::string>();
-    if (options.scope != "standalone" && options.scope != "comparative") {
+    options.scope = scope_from_string(vm["scope"].as<std::string>());
+    if (!options.scope) {
       std::cerr << "loupe analyze: --scope must be standalone or comparative\n";
       return kExitUsage;
     }
@@ -261,11 +262,13 @@ int run_analyze(const std::vector<std::string>& args) {
       std::cerr << "loupe analyze: --compat accepts only 'tracelens'\n";
       return kExitUsage;
     }
-    options.compat_tracelens = true;
+    options.compat = Compat::TraceLens;
   }
   if (vm.count("workload") > 0) {
-    options.workload = vm["workload"].as<std::string>();
-    if (options.workload != "training" && options.workload != "inference") {
+    const std::string workload = vm["workload"].as<std::string>();
+    if (workload == "training") options.workload = Workload::Training;
+    if (workload == "inference") options.workload = Workload::Inference;
+    if (!options.workload) {
       std::cerr << "loupe analyze: --workload must be training or inference\n";
       return kExitUsage;
     }
@@ -333,8 +336,12 @@ int run_analyze(const std::vector<std::string>& args) {
     std::cerr << "loupe analyze: no plugins found (see `loupe plugins`)\n";
     return kExitUsage;
   }
+  // Early check before any work; routing by the manifest's skill is decided once the inputs
+  // are loaded (plan_runs), so with a fallback plugin every name may still find its analyzer.
+  const bool has_fallback =
+      plugins.fallback(Tier::Compute) != nullptr || plugins.fallback(Tier::System) != nullptr;
   for (const auto& name : options.only) {
-    if (plugins.find_by_category(name) == nullptr) {
+    if (plugins.find_by_category(name) == nullptr && !has_fallback) {
       std::cerr << "loupe analyze: --only " << name
                 << ": no loaded plugin handles this category (see `loupe plugins`)\n";
       return kExitUsage;
@@ -349,7 +356,7 @@ int run_analyze(const std::vector<std::string>& args) {
     trace_options.output_dir = dir;
     if (vm.count("platform") > 0) trace_options.platform = vm["platform"].as<std::string>();
     if (vm.count("arch") > 0) trace_options.arch_file = fs::path(vm["arch"].as<std::string>());
-    trace_options.compat_tracelens = options.compat_tracelens;
+    trace_options.compat_tracelens = options.compat == Compat::TraceLens;
     trace_options.quiet = vm.count("quiet") > 0;
     trace_options.before_write = [&dir] {
       if (const auto n = core::remove_previous_run(dir, core::PreviousRunScope::Everything)) {
@@ -387,7 +394,7 @@ int run_analyze(const std::vector<std::string>& args) {
   core::Model model;
   try {
     model = core::load_analysis_directory(
-        dir, options.compat_tracelens ? core::ArchSet::kTraceLens : core::ArchSet::kAll);
+        dir, options.compat == Compat::TraceLens ? core::ArchSet::kTraceLens : core::ArchSet::kAll);
   } catch (const core::InputError& e) {
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;

@@ -71,6 +71,10 @@ int run_plugins(const std::vector<std::string>& args) {
       Json reads = Json::array();
       for (const auto& r : p.reads) reads.push_back(r);
       pj["reads"] = std::move(reads);
+      Json skills = Json::array();
+      for (const auto& sk : p.skills) skills.push_back(sk);
+      pj["skills"] = std::move(skills);
+      pj["fallback"] = p.fallback;
       loaded.push_back(std::move(pj));
     }
     j["plugins"] = std::move(loaded);
@@ -94,6 +98,12 @@ int run_plugins(const std::vector<std::string>& args) {
     std::cout << "  " << p.name << " " << p.version << "  [ABI " << p.abi_major << "."
               << p.abi_minor << ", " << core::to_string(p.tier) << "]  categories:";
     for (const auto& c : p.categories) std::cout << " " << c;
+    if (!p.skills.empty()) {
+      std::cout << "  skills:";
+      for (const auto& sk : p.skills) std::cout << " " << sk;
+    }
+    if (p.fallback)
+      std::cout << "  (fallback for other " << core::to_string(p.tier) << " categories)";
     if (!p.reads.empty()) {
       std::cout << "  reads:";
       for (const auto& r : p.reads) std::cout << " " << r;

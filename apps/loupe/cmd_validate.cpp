@@ -36,8 +36,8 @@ int run_validate(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   const std::string scope_text = vm["scope"].as<std::string>();
-  const auto scope = scope_text == "comparative" ? core::FindingsScope::Comparative
-                                                 : core::FindingsScope::Standalone;
+  const auto scope =
+      scope_text == "comparative" ? core::Scope::Comparative : core::Scope::Standalone;
   auto mode = core::ValidationMode::Default;
   if (vm.count("compat") > 0) {
     if (vm["compat"].as<std::string>() != "tracelens") {

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "cli_runner.hpp"
+#include "loupe/abi.h"
 #include "loupe/core/model.hpp"
 
 namespace fs = std::filesystem;
@@ -61,7 +62,7 @@ TEST_CASE("a good plugin's outputs are written and the run succeeds", "[cli]") {
   const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
   CHECK(std::string((*run)["status"].GetString()) == "OK");
   CHECK(std::string((*run)["plugins"][0]["name"].GetString()) == "test_good");
-  CHECK(std::string((*run)["plugins"][0]["abi"].GetString()) == "1.0");
+  CHECK(std::string((*run)["plugins"][0]["abi"].GetString()) == "1." + std::to_string(LOUPE_ABI_MINOR));
   CHECK(std::string(category_record(*run, "test_good")["status"].GetString()) == "OK");
   CHECK(category_record(*run, "test_good")["findings_count"].GetInt() == 1);
   // Inputs are never touched: nothing new appears in the input directory.

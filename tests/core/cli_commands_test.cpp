@@ -5,6 +5,7 @@
 #include <map>
 
 #include "cli_runner.hpp"
+#include "loupe/abi.h"
 #include "loupe/core/model.hpp"
 #include "test_paths.hpp"
 
@@ -14,7 +15,7 @@ using loupe::test::run_loupe;
 TEST_CASE("--version and --help", "[cli]") {
   auto r = run_loupe({"--version"});
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::StartsWith("loupe ") && Catch::Contains("plugin ABI 1.0"));
+  CHECK_THAT(r.out, Catch::StartsWith("loupe ") && Catch::Contains("plugin ABI 1." + std::to_string(LOUPE_ABI_MINOR)));
   r = run_loupe({"--help"});
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("analyze DIR") && Catch::Contains("Exit codes"));
@@ -43,7 +44,8 @@ TEST_CASE("loupe plugins lists loaded, rejected and shadowed plugins", "[cli]") 
                                          (dir / "entry_segfaults").string()};
   const auto r = run_loupe(args);
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains("test_good 0.0.1  [ABI 1.0, system]  categories: test_good"));
+  CHECK_THAT(r.out, Catch::Contains("test_good 0.0.1  [ABI 1." + std::to_string(LOUPE_ABI_MINOR) +
+                                       ", system]  categories: test_good"));
   CHECK_THAT(r.out, Catch::Contains("Rejected (2):") &&
                         Catch::Contains("ABI major 99 does not match host ABI major 1") &&
                         Catch::Contains("crashed with signal 11"));

@@ -14,7 +14,7 @@
 namespace fs = std::filesystem;
 namespace fd = loupe::findings;
 using loupe::Json;
-using loupe::core::FindingsScope;
+using loupe::core::Scope;
 using loupe::core::ValidationMode;
 
 namespace {
@@ -51,7 +51,7 @@ fd::Document compute_doc(bool comparative) {
   fd::Document doc;
   doc.style = fd::Style::Compute;
   doc.category = "conv_fwd";
-  doc.scope = comparative ? "comparative" : "standalone";
+  doc.scope = comparative ? loupe::Scope::Comparative : loupe::Scope::Standalone;
   doc.title = "conv_fwd Analysis";
   fd::Recommendation card;
   card.title = "Low-efficiency convolutions";
@@ -115,7 +115,7 @@ fd::Document fusion_doc() {
 // Writes the rendered file (and, for compute, a metrics file with the verbatim cell values)
 // into a temp output dir and validates it.
 loupe::core::ValidationResult validate(const std::string& markdown, const std::string& style,
-                                       const std::string& category, FindingsScope scope,
+                                       const std::string& category, Scope scope,
                                        ValidationMode mode, const loupe::test::TempDir& tmp) {
   const fs::path path = tmp.path() / loupe::core::findings_relative_path(style, category);
   loupe::test::write_text(path, markdown);
@@ -148,7 +148,7 @@ TEST_CASE("system findings render to the golden layout and validate", "[render]"
   check_golden(md, "system_standalone.md");
   loupe::test::TempDir tmp;
   for (auto mode : {ValidationMode::TraceLens, ValidationMode::Default}) {
-    const auto r = validate(md, "system", "multi_kernel", FindingsScope::Standalone, mode, tmp);
+    const auto r = validate(md, "system", "multi_kernel", Scope::Standalone, mode, tmp);
     CHECK(r.errors == std::vector<std::string>{});
     CHECK(r.passed);
   }
@@ -159,11 +159,11 @@ TEST_CASE("compute findings render and validate in both scopes", "[render]") {
     const std::string md = render(compute_doc(comparative));
     check_golden(md, comparative ? "compute_comparative.md" : "compute_standalone.md");
     loupe::test::TempDir tmp;
-    const auto scope = comparative ? FindingsScope::Comparative : FindingsScope::Standalone;
+    const auto scope = comparative ? Scope::Comparative : Scope::Standalone;
     const auto r = validate(md, "compute", "conv_fwd", scope, ValidationMode::TraceLens, tmp);
     CHECK(r.errors == std::vector<std::string>{});
     // The same file checked with the other scope's schema must fail: the check is real.
-    const auto other = comparative ? FindingsScope::Standalone : FindingsScope::Comparative;
+    const auto other = comparative ? Scope::Standalone : Scope::Comparative;
     CHECK_FALSE(validate(md, "compute", "conv_fwd", other, ValidationMode::TraceLens, tmp).passed);
   }
 }
@@ -176,8 +176,8 @@ TEST_CASE("fusion findings carry the confidence icon and validate", "[render]") 
   CHECK_THAT(md,
              Catch::Contains("<!-- impact-begin kind=p_item low=10.04 mid=11.72 high=13.39 -->"));
   loupe::test::TempDir tmp;
-  const auto r = validate(md, "fusion", "kernel_fusion", FindingsScope::Standalone,
-                          ValidationMode::TraceLens, tmp);
+  const auto r =
+      validate(md, "fusion", "kernel_fusion", Scope::Standalone, ValidationMode::TraceLens, tmp);
   CHECK(r.errors == std::vector<std::string>{});
 }
 
@@ -194,12 +194,11 @@ TEST_CASE("NO_DATA and ERROR documents render to the honest short form", "[rende
     CHECK_THAT(md, Catch::Contains("fusion_candidates.json lists no candidate"));
     loupe::test::TempDir tmp;
     // Accepted by Loupe's validator; TraceLens rejects every card-less system file (Q-15).
-    CHECK(validate(md, "fusion", "kernel_fusion", FindingsScope::Standalone,
-                   ValidationMode::Default, tmp)
+    CHECK(validate(md, "fusion", "kernel_fusion", Scope::Standalone, ValidationMode::Default, tmp)
               .passed);
-    CHECK_FALSE(validate(md, "fusion", "kernel_fusion", FindingsScope::Standalone,
-                         ValidationMode::TraceLens, tmp)
-                    .passed);
+    CHECK_FALSE(
+        validate(md, "fusion", "kernel_fusion", Scope::Standalone, ValidationMode::TraceLens, tmp)
+            .passed);
   }
 }
 
@@ -248,4 +247,31 @@ TEST_CASE("marker numbers keep the metrics' int/float spelling", "[render]") {
       fd::ImpactScores{Json(2), Json(2.0), Json(1e-05), "impact_score: 2.0"};
   const std::string md = render(doc);
   CHECK_THAT(md, Catch::Contains("<!-- impact-begin kind=p_item low=2 mid=2.0 high=1e-05 -->"));
+}
+
+TEST_CASE("the SDK's text helpers always produce text the renderer accepts", "[render]") {
+  namespace fd = loupe::findings;
+  const std::vector<std::string> hostile = {
+      "plain",
+      "two\nlines\r\n",
+      "## Recommendations inside",
+      "# heading",
+      "### ## # deep",
+      "<!<!---- joined marker -->>",
+      "<!-<!---->- nested",
+      "a | b || c",
+      "## Detailed Analysis\n# x\n<!-- c -->",
+      "",
+  };
+  for (const auto& text : hostile) {
+    INFO(text);
+    const std::string line = fd::inline_text(text);
+    CHECK_FALSE(fd::text_problem(line, fd::TextKind::Line).has_value());
+    const std::string cell = fd::table_cell(text, 8);
+    CHECK_FALSE(fd::text_problem(cell, fd::TextKind::Cell).has_value());
+  }
+  CHECK(fd::inline_text("## Recommendations now") == "Recommendations now");
+  CHECK(fd::table_cell("a|b") == "a/b");
+  CHECK(fd::table_cell("\xC3\xA9\xC3\xA9\xC3\xA9", 2) == "\xC3\xA9\xC3\xA9...");
+  CHECK(fd::text_problem("ok\n# no", fd::TextKind::Block) == "a line must not start with '#'");
 }

@@ -44,7 +44,7 @@ exported=$(nm -D --defined-only "$work/hello/hello_idle.so" | awk '$2 == "T" {pr
 [ "$exported" = "loupe_plugin_entry" ] || fail "plugin exports: $exported"
 
 out=$("$work/prefix/bin/loupe" plugins --plugin-dir "$work/hello")
-echo "$out" | grep -q "hello_idle 1.0.0  \[ABI 1.0, system\]  categories: hello_idle" \
+echo "$out" | grep -q "hello_idle 1.0.0  \[ABI 1\.[0-9]*, system\]  categories: hello_idle" \
   || fail "hello_idle not listed: $out"
 
 mkdir -p "$work/in/category_data"

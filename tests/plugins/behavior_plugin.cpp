@@ -7,7 +7,8 @@
 // 13 emits metrics with an embedded NUL and trailing bytes, 14 emits findings with an empty
 // title, 15 emits findings for another category, 16 prints control characters to stdout,
 // 17 emits findings whose text quotes a heading (the ERROR path must still write its files).
-// LOUPE_TEST_WRITE_PATH names the file 10 and 11 write.
+// LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. LOUPE_TEST_SKILL declares one manifest
+// skill, LOUPE_TEST_FALLBACK makes the plugin its tier's fallback (routing tests).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,6 +109,12 @@ class BehaviorPlugin {
   static constexpr loupe::Tier tier = loupe::Tier::System;
 #endif
   static constexpr std::array<const char*, 1> categories{LOUPE_TEST_CATEGORY};
+#ifdef LOUPE_TEST_SKILL
+  static constexpr std::array<const char*, 1> skills{LOUPE_TEST_SKILL};
+#endif
+#ifdef LOUPE_TEST_FALLBACK
+  static constexpr bool fallback = true;
+#endif
 #if LOUPE_TEST_BEHAVIOR == 8
   static constexpr std::array<const char*, 1> reads{"test_good"};
 #else

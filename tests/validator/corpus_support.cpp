@@ -81,9 +81,9 @@ TempOutputDir::~TempOutputDir() {
   std::filesystem::remove_all(path_, ec);
 }
 
-core::FindingsScope to_scope(const std::optional<std::string>& scope) {
-  return scope == "comparative" ? core::FindingsScope::Comparative
-                                : core::FindingsScope::Standalone;
+core::Scope to_scope(const std::optional<std::string>& scope) {
+  return scope == "comparative" ? core::Scope::Comparative
+                                : core::Scope::Standalone;
 }
 
 core::ValidationResult run_case(const CorpusCase& corpus_case, core::ValidationMode mode) {

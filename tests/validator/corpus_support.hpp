@@ -42,6 +42,6 @@ class TempOutputDir {
 // Lays the case out under a fresh temp dir and validates it.
 core::ValidationResult run_case(const CorpusCase& corpus_case, core::ValidationMode mode);
 
-core::FindingsScope to_scope(const std::optional<std::string>& scope);
+core::Scope to_scope(const std::optional<std::string>& scope);
 
 }  // namespace loupe::test

@@ -8,7 +8,7 @@
 #include "corpus_support.hpp"
 #include "loupe/core/validator.hpp"
 
-using loupe::core::FindingsScope;
+using loupe::core::Scope;
 using loupe::core::format_validation_json;
 using loupe::core::format_validation_text;
 using loupe::core::validate_findings_file;
@@ -41,7 +41,7 @@ TEST_CASE("missing file gives the F-0 message alone", "[validator][api]") {
   const loupe::test::TempOutputDir dir;
   const auto path = dir.path() / "system_findings" / "nothing_findings.md";
   const auto result =
-      validate_findings_file(path, "system", FindingsScope::Standalone, ValidationMode::TraceLens);
+      validate_findings_file(path, "system", Scope::Standalone, ValidationMode::TraceLens);
   CHECK_FALSE(result.passed);
   CHECK_FALSE(result.io_error);
   CHECK(result.errors == std::vector<std::string>{"File not found: " + path.string()});
@@ -49,7 +49,7 @@ TEST_CASE("missing file gives the F-0 message alone", "[validator][api]") {
 
 TEST_CASE("a directory or invalid UTF-8 is an I/O error (Q-41)", "[validator][api]") {
   const loupe::test::TempOutputDir dir;
-  const auto as_directory = validate_findings_file(dir.path(), "system", FindingsScope::Standalone,
+  const auto as_directory = validate_findings_file(dir.path(), "system", Scope::Standalone,
                                                    ValidationMode::TraceLens);
   CHECK(as_directory.io_error);
   CHECK_FALSE(as_directory.passed);
@@ -57,7 +57,7 @@ TEST_CASE("a directory or invalid UTF-8 is an I/O error (Q-41)", "[validator][ap
 
   const auto bad_utf8 =
       validate_findings_text("## Recommendations\n\xff", "x_findings.md", "system",
-                             FindingsScope::Standalone, ValidationMode::Default);
+                             Scope::Standalone, ValidationMode::Default);
   CHECK(bad_utf8.io_error);
   CHECK_FALSE(bad_utf8.passed);
 }
@@ -68,17 +68,17 @@ TEST_CASE("a metrics JSON that is not an object is an I/O error on compute tier"
   const auto findings = dir.path() / "category_findings" / "gemm_findings.md";
   write_file(findings, "## Recommendations\n## Detailed Analysis\n");
   write_file(dir.path() / "category_data" / "gemm_metrics.json", "[1, 2]");
-  const auto compute = validate_findings_file(findings, "compute", FindingsScope::Standalone,
+  const auto compute = validate_findings_file(findings, "compute", Scope::Standalone,
                                               ValidationMode::Default);
   CHECK(compute.io_error);
   // Other tiers never read the metrics JSON.
-  const auto system = validate_findings_file(findings, "system", FindingsScope::Standalone,
+  const auto system = validate_findings_file(findings, "system", Scope::Standalone,
                                              ValidationMode::TraceLens);
   CHECK_FALSE(system.io_error);
 
   // Invalid JSON just leaves relaxed-empty mode off (no I/O error).
   write_file(dir.path() / "category_data" / "gemm_metrics.json", "{not json");
-  const auto invalid = validate_findings_file(findings, "compute", FindingsScope::Standalone,
+  const auto invalid = validate_findings_file(findings, "compute", Scope::Standalone,
                                               ValidationMode::TraceLens);
   CHECK_FALSE(invalid.io_error);
   CHECK(invalid.errors.size() == 6);
@@ -90,12 +90,12 @@ TEST_CASE("relaxed-empty honours the last duplicate key like Python json", "[val
   write_file(findings, "## Recommendations\n## Detailed Analysis\n");
   write_file(dir.path() / "category_data" / "gemm_metrics.json",
              R"({"category_findings": [1], "category_findings": []})");
-  CHECK(validate_findings_file(findings, "compute", FindingsScope::Standalone,
+  CHECK(validate_findings_file(findings, "compute", Scope::Standalone,
                                ValidationMode::TraceLens)
             .passed);
   write_file(dir.path() / "category_data" / "gemm_metrics.json",
              R"({"category_findings": [], "category_findings": null})");
-  CHECK_FALSE(validate_findings_file(findings, "compute", FindingsScope::Standalone,
+  CHECK_FALSE(validate_findings_file(findings, "compute", Scope::Standalone,
                                      ValidationMode::TraceLens)
                   .passed);
 }
@@ -108,13 +108,13 @@ TEST_CASE("text entry point normalizes CRLF and uses the path basename", "[valid
   }
   const auto ok =
       validate_findings_text(crlf, "/nowhere/system_findings/cpu_idle_findings.md", "system",
-                             FindingsScope::Comparative, ValidationMode::TraceLens);
+                             Scope::Comparative, ValidationMode::TraceLens);
   CHECK(ok.passed);
   CHECK(ok.errors.empty());
 
   const auto wrong_tier =
       validate_findings_text(kMinimalSystemFile, "cpu_idle_findings.md", "fusion",
-                             FindingsScope::Standalone, ValidationMode::TraceLens);
+                             Scope::Standalone, ValidationMode::TraceLens);
   CHECK(wrong_tier.errors ==
         std::vector<std::string>{"reasoning-candidate tier mismatch: expected tier=fusion, found "
                                  "tier=system rank=1"});
@@ -124,30 +124,30 @@ TEST_CASE("default-mode honest-empty rule keeps rejecting card-like content", "[
   const std::string empty_system =
       "# CPU idle\n## Recommendations\nNothing to report.\n## Detailed Analysis\nNone.\n";
   CHECK(validate_findings_text(empty_system, "cpu_idle_findings.md", "system",
-                               FindingsScope::Standalone, ValidationMode::Default)
+                               Scope::Standalone, ValidationMode::Default)
             .passed);
   CHECK(validate_findings_text(empty_system, "kernel_fusion_findings.md", "fusion",
-                               FindingsScope::Standalone, ValidationMode::Default)
+                               Scope::Standalone, ValidationMode::Default)
             .passed);
   CHECK_FALSE(validate_findings_text(empty_system, "cpu_idle_findings.md", "System",
-                                     FindingsScope::Standalone, ValidationMode::Default)
+                                     Scope::Standalone, ValidationMode::Default)
                   .passed);
   CHECK_FALSE(validate_findings_text(empty_system, "cpu_idle_findings.md", "system",
-                                     FindingsScope::Standalone, ValidationMode::TraceLens)
+                                     Scope::Standalone, ValidationMode::TraceLens)
                   .passed);
   const std::string labels_only =
       "## Recommendations\n### System P<N>: x\n**Insight**: y\n## Detailed Analysis\n";
   CHECK_FALSE(validate_findings_text(labels_only, "m_findings.md", "system",
-                                     FindingsScope::Standalone, ValidationMode::Default)
+                                     Scope::Standalone, ValidationMode::Default)
                   .passed);
   const std::string reversed = "## Detailed Analysis\n## Recommendations\n";
-  CHECK_FALSE(validate_findings_text(reversed, "m_findings.md", "system", FindingsScope::Standalone,
+  CHECK_FALSE(validate_findings_text(reversed, "m_findings.md", "system", Scope::Standalone,
                                      ValidationMode::Default)
                   .passed);
   const std::string stray_marker =
       "## Recommendations\n## Detailed Analysis\n<!-- impact-end -->\n";
   CHECK_FALSE(validate_findings_text(stray_marker, "m_findings.md", "system",
-                                     FindingsScope::Standalone, ValidationMode::Default)
+                                     Scope::Standalone, ValidationMode::Default)
                   .passed);
 }
 
@@ -157,13 +157,13 @@ TEST_CASE("kernel-fusion fallback is accepted only for tier fusion in default mo
       "# Kernel Fusion Analysis Summary (Experimental)\n\nNo kernel fusion opportunities "
       "detected.\n";
   CHECK(validate_findings_text(fallback, "kernel_fusion_findings.md", "fusion",
-                               FindingsScope::Standalone, ValidationMode::Default)
+                               Scope::Standalone, ValidationMode::Default)
             .passed);
   CHECK_FALSE(validate_findings_text(fallback, "kernel_fusion_findings.md", "system",
-                                     FindingsScope::Standalone, ValidationMode::Default)
+                                     Scope::Standalone, ValidationMode::Default)
                   .passed);
   CHECK_FALSE(validate_findings_text(fallback + "extra\n", "kernel_fusion_findings.md", "fusion",
-                                     FindingsScope::Standalone, ValidationMode::Default)
+                                     Scope::Standalone, ValidationMode::Default)
                   .passed);
 }
 
@@ -193,7 +193,7 @@ TEST_CASE("F-10 lists all header cells, beyond the ten required", "[validator][a
       "<!-- impact-begin kind=detail_estimate low=1 high=3 -->\n<!-- impact-end -->\n";
   const auto result =
       validate_findings_text(file, "out/category_findings/gemm_findings.md", "compute",
-                             FindingsScope::Standalone, ValidationMode::TraceLens);
+                             Scope::Standalone, ValidationMode::TraceLens);
   REQUIRE(result.errors.size() == 1);
   CHECK(result.errors[0] ==
         "compute Data table at line 13: header must start with the 10 canonical columns in order "

@@ -54,6 +54,10 @@ std::string encode_info(const PluginInfo& info) {
   Json reads = Json::array();
   for (const auto& r : info.reads) reads.push_back(r);
   j["reads"] = std::move(reads);
+  Json skills = Json::array();
+  for (const auto& s : info.skills) skills.push_back(s);
+  j["skills"] = std::move(skills);
+  j["fallback"] = info.fallback;
   return dump_python_json(j, -1, false);
 }
 
@@ -88,9 +92,13 @@ std::optional<PluginInfo> decode_info(std::string_view text) {
       !string_field("description", info.description) || !uint_field("tier", tier) ||
       !uint_field("abi_major", info.abi_major) || !uint_field("abi_minor", info.abi_minor) ||
       !uint_field("required_host_minor", info.required_host_minor) ||
-      !list_field("categories", info.categories) || !list_field("reads", info.reads)) {
+      !list_field("categories", info.categories) || !list_field("reads", info.reads) ||
+      !list_field("skills", info.skills)) {
     return std::nullopt;
   }
+  const auto fallback = doc.FindMember("fallback");
+  if (fallback == doc.MemberEnd() || !fallback->value.IsBool()) return std::nullopt;
+  info.fallback = fallback->value.GetBool();
   info.tier = static_cast<Tier>(tier);
   return info;
 }
@@ -159,6 +167,14 @@ std::string check_descriptor(const loupe_plugin_descriptor* d, PluginInfo& out) 
   }
   if (out.categories.empty()) return "descriptor declares no category";
   if (auto why = name_list(d->reads, d->read_count, "reads", out.reads); !why.empty()) return why;
+  // ABI 1.1 fields: read only when the plugin was built with them.
+  if (d->abi_minor >= 1 && LOUPE_HAS_FIELD(d, loupe_plugin_descriptor, flags)) {
+    if (auto why = name_list(d->skills, d->skill_count, "skill", out.skills); !why.empty()) {
+      return why;
+    }
+    // Flags a later minor adds are unknown here and ignored (the ABI only adds).
+    out.fallback = (d->flags & LOUPE_PLUGIN_FALLBACK) != 0;
+  }
   out.abi_major = d->abi_major;
   out.abi_minor = d->abi_minor;
   out.required_host_minor = d->required_host_minor;

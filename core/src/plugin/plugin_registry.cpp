@@ -43,6 +43,33 @@ const PluginInfo* PluginSet::find_by_category(const std::string& category) const
   return nullptr;
 }
 
+const PluginInfo* PluginSet::find_by_skill(const std::string& skill) const {
+  if (skill.empty()) return nullptr;
+  for (const auto& plugin : plugins) {
+    if (std::find(plugin.skills.begin(), plugin.skills.end(), skill) != plugin.skills.end()) {
+      return &plugin;
+    }
+  }
+  return nullptr;
+}
+
+const PluginInfo* PluginSet::fallback(Tier tier) const {
+  for (const auto& plugin : plugins) {
+    if (plugin.fallback && plugin.tier == tier) return &plugin;
+  }
+  return nullptr;
+}
+
+std::optional<Route> PluginSet::route(const std::string& category, const std::string& skill,
+                                      std::optional<Tier> tier) const {
+  if (const auto* p = find_by_category(category)) return Route{p, RouteReason::Category};
+  if (const auto* p = find_by_skill(skill)) return Route{p, RouteReason::Skill};
+  if (tier) {
+    if (const auto* p = fallback(*tier)) return Route{p, RouteReason::Fallback};
+  }
+  return std::nullopt;
+}
+
 std::size_t PluginSet::count(PluginState state) const {
   return static_cast<std::size_t>(std::count_if(
       found.begin(), found.end(), [state](const FoundPlugin& f) { return f.state == state; }));
@@ -74,6 +101,18 @@ const char* to_string(SearchOrigin origin) {
 
 const char* to_string(Tier tier) { return tier == Tier::Compute ? "compute" : "system"; }
 
+const char* to_string(RouteReason reason) {
+  switch (reason) {
+    case RouteReason::Category:
+      return "category";
+    case RouteReason::Skill:
+      return "skill";
+    case RouteReason::Fallback:
+      return "fallback";
+  }
+  return "category";
+}
+
 std::vector<SearchDir> plugin_search_path(const std::vector<fs::path>& explicit_dirs) {
   std::vector<SearchDir> dirs;
   if (const fs::path exe = executable_path(); !exe.empty()) {
@@ -95,6 +134,8 @@ std::vector<SearchDir> plugin_search_path(const std::vector<fs::path>& explicit_
 PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOptions& options) {
   PluginSet set;
   std::map<std::string, const PluginInfo*> category_owner;
+  std::map<std::string, const PluginInfo*> skill_owner;
+  std::map<Tier, const PluginInfo*> fallback_owner;
   std::map<std::string, std::string> name_owner;  // plugin name -> its path
   std::set<fs::path> seen;
   // Loaded plugins are collected first and moved into the set at the end, so the pointers in
@@ -141,10 +182,29 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOp
           }
         }
       }
+      auto shadow = [&](const std::string& what, const PluginInfo& owner) {
+        found.state = PluginState::Shadowed;
+        found.reason = what + " is served by plugin '" + owner.name + "' (" + owner.path.string() +
+                       "), found first";
+        found.shadowed_by = owner.name;
+      };
+      for (const auto& skill : info->skills) {
+        if (found.state == PluginState::Shadowed) break;
+        if (const auto owner = skill_owner.find(skill); owner != skill_owner.end()) {
+          shadow("skill '" + skill + "'", *owner->second);
+        }
+      }
+      if (found.state != PluginState::Shadowed && info->fallback) {
+        if (const auto owner = fallback_owner.find(info->tier); owner != fallback_owner.end()) {
+          shadow(std::string("the ") + to_string(info->tier) + "-tier fallback", *owner->second);
+        }
+      }
       if (found.state != PluginState::Shadowed) {
         found.state = PluginState::Loaded;
         name_owner[info->name] = file.string();
         for (const auto& category : info->categories) category_owner[category] = info.get();
+        for (const auto& skill : info->skills) skill_owner[skill] = info.get();
+        if (info->fallback) fallback_owner[info->tier] = info.get();
         loaded.push_back(std::move(info));
       }
       set.found.push_back(std::move(found));

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "loupe/findings.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::core {
@@ -48,33 +49,13 @@ const Value& required_array(const Value& obj, const char* key, const std::string
 }
 
 // ---- text safety: free text must not create structure the validator would misread ---------
-bool contains(std::string_view text, std::string_view needle) {
-  return text.find(needle) != std::string_view::npos;
+// The SDK's text rules (findings::text_problem) are the only ones: what inline_text() and
+// table_cell() produce always passes here.
+void check_text(std::string_view text, const std::string& where, findings::TextKind kind) {
+  if (auto problem = findings::text_problem(text, kind)) throw RenderError(where + ": " + *problem);
 }
-
 void check_free_text(std::string_view text, const std::string& where, bool one_line) {
-  if (one_line && (contains(text, "\n") || contains(text, "\r"))) {
-    throw RenderError(where + ": must be a single line");
-  }
-  for (std::string_view forbidden :
-       {std::string_view("## Recommendations"), std::string_view("## Detailed Analysis"),
-        std::string_view("<!--"), std::string_view("-->")}) {
-    if (contains(text, forbidden)) {
-      throw RenderError(where + ": must not contain '" + std::string(forbidden) + "'");
-    }
-  }
-  // No line may start a heading: headings are structure the renderer owns.
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = text.find('\n', start);
-    const std::string_view line =
-        text.substr(start, end == std::string_view::npos ? end : end - start);
-    if (!line.empty() && line.front() == '#') {
-      throw RenderError(where + ": a line must not start with '#'");
-    }
-    if (end == std::string_view::npos) break;
-    start = end + 1;
-  }
+  check_text(text, where, one_line ? findings::TextKind::Line : findings::TextKind::Block);
 }
 
 // True when the text would match the validator's P-heading pattern after "### ".
@@ -115,10 +96,7 @@ void render_table(std::string& out, const Value& block, const std::string& where
   auto cell_text = [&](const Value& cell, const std::string& cell_where) {
     if (!cell.IsString()) throw RenderError(cell_where + ": table cells must be strings");
     std::string text(cell.GetString(), cell.GetStringLength());
-    if (contains(text, "|") || contains(text, "\n") || contains(text, "\r")) {
-      throw RenderError(cell_where + ": table cells must not contain '|' or line breaks");
-    }
-    check_free_text(text, cell_where, true);
+    check_text(text, cell_where, findings::TextKind::Cell);
     return text;
   };
   out += "|";

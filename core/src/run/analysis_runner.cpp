@@ -20,7 +20,7 @@ constexpr const char* kManifest = "category_data/category_manifest.json";
 
 }  // namespace
 
-std::vector<std::string> manifest_categories(const Model& model) {
+std::vector<ManifestCategory> manifest_categories(const Model& model) {
   const auto* manifest = model.document(kManifest);
   if (manifest == nullptr) {
     std::string why = std::string("no ") + kManifest;
@@ -34,7 +34,7 @@ std::vector<std::string> manifest_categories(const Model& model) {
   if (it == manifest->MemberEnd() || !it->value.IsArray()) {
     throw PlanError(std::string(kManifest) + " has no 'categories' list");
   }
-  std::vector<std::string> names;
+  std::vector<ManifestCategory> entries;
   rapidjson::SizeType index = 0;
   for (const auto& entry : it->value.GetArray()) {
     const rapidjson::Value* name = nullptr;
@@ -47,43 +47,36 @@ std::vector<std::string> manifest_categories(const Model& model) {
                       "] is not an object with a valid \"name\" (1-64 characters of A-Z a-z "
                       "0-9 _ -)");
     }
-    names.emplace_back(name->GetString());
+    ManifestCategory category{name->GetString(), {}, std::nullopt};
+    if (const auto skill = entry.FindMember("skill");
+        skill != entry.MemberEnd() && skill->value.IsString()) {
+      category.skill = skill->value.GetString();
+    }
+    if (const auto tier = entry.FindMember("tier");
+        tier != entry.MemberEnd() && tier->value.IsString()) {
+      const std::string_view text = tier->value.GetString();
+      if (text == "system") category.tier = Tier::System;
+      if (text == "compute_kernel") category.tier = Tier::Compute;
+    }
+    entries.push_back(std::move(category));
     ++index;
   }
-  return names;
+  return entries;
 }
 
 namespace {
 
-std::string resolve_scope(const Model& model, const std::string& requested) {
-  if (!requested.empty()) return requested;
+Scope resolve_scope(const Model& model, const std::optional<Scope>& requested) {
+  if (requested) return *requested;
   const auto* manifest = model.document(kManifest);
   if (manifest != nullptr && manifest->IsObject()) {
     const auto it = manifest->FindMember("comparison_scope");
     if (it != manifest->MemberEnd() && it->value.IsString() &&
         std::string_view(it->value.GetString()) == "comparative") {
-      return "comparative";
+      return Scope::Comparative;
     }
   }
-  return "standalone";
-}
-
-int32_t workload_code(const std::string& workload) {
-  if (workload == "training") return LOUPE_WORKLOAD_TRAINING;
-  if (workload == "inference") return LOUPE_WORKLOAD_INFERENCE;
-  return LOUPE_WORKLOAD_UNKNOWN;
-}
-
-const char* workload_name(Workload workload) {
-  switch (workload) {
-    case Workload::Training:
-      return "training";
-    case Workload::Inference:
-      return "inference";
-    case Workload::Unknown:
-      break;
-  }
-  return "";
+  return Scope::Standalone;
 }
 
 }  // namespace
@@ -91,42 +84,76 @@ const char* workload_name(Workload workload) {
 bool AnalyzeReport::any_error() const {
   for (const auto& p : plugins) {
     for (const auto& c : p.categories) {
-      if (c.status == "ERROR") return true;
+      if (c.status == findings::Status::Error) return true;
     }
   }
   return false;
 }
 
+namespace {
+
+// The manifest entry of a category named by --only, when the manifest has one; otherwise what
+// the model shows: a category_data/<name>_ops.csv makes it a compute category.
+ManifestCategory describe_requested(const Model& model, const std::string& name) {
+  const auto* manifest = model.document(kManifest);
+  if (manifest != nullptr && manifest->IsObject()) {
+    try {
+      for (auto& entry : manifest_categories(model)) {
+        if (entry.name == name) return entry;
+      }
+    } catch (const PlanError&) {
+      // --only does not need a well-formed manifest; the name alone is routed.
+    }
+  }
+  ManifestCategory described{name, {}, std::nullopt};
+  if (model.table("category_data/" + name + "_ops.csv") != nullptr) described.tier = Tier::Compute;
+  return described;
+}
+
+}  // namespace
+
 std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
                                   const std::vector<std::string>& only,
                                   std::vector<std::string>& unhandled) {
-  std::vector<std::string> wanted = only;
-  if (wanted.empty()) {
-    for (const auto& name : manifest_categories(model)) {
-      if (plugins.find_by_category(name) == nullptr) {
-        unhandled.push_back(name);
+  std::vector<std::pair<std::string, Route>> wanted;  // in manifest (or --only) order
+  if (only.empty()) {
+    for (const auto& entry : manifest_categories(model)) {
+      if (const auto route = plugins.route(entry.name, entry.skill, entry.tier)) {
+        wanted.emplace_back(entry.name, *route);
       } else {
-        wanted.push_back(name);
+        unhandled.push_back(entry.name);
       }
     }
   } else {
-    for (const auto& name : wanted) {
+    for (const auto& name : only) {
       if (!is_safe_name(name)) {
         throw PlanError("--only: '" + name +
                         "' is not a category name (1-64 characters of A-Z a-z 0-9 _ -)");
       }
-      if (plugins.find_by_category(name) == nullptr) {
+      const ManifestCategory entry = describe_requested(model, name);
+      const auto route = plugins.route(entry.name, entry.skill, entry.tier);
+      if (!route) {
         throw PlanError("no loaded plugin handles category '" + name + "' (see `loupe plugins`)");
       }
+      wanted.emplace_back(name, *route);
     }
   }
-  const std::set<std::string> wanted_set(wanted.begin(), wanted.end());
 
   std::vector<PlannedRun> runs;
   for (const auto& plugin : plugins.plugins) {
     PlannedRun run{&plugin, {}};
     for (const auto& category : plugin.categories) {
-      if (wanted_set.count(category) > 0) run.categories.push_back(category);
+      for (const auto& [name, route] : wanted) {
+        if (name == category && route.plugin == &plugin) {
+          run.categories.push_back({name, RouteReason::Category});
+          break;
+        }
+      }
+    }
+    for (const auto& [name, route] : wanted) {
+      if (route.plugin == &plugin && route.reason != RouteReason::Category) {
+        run.categories.push_back({name, route.reason});
+      }
     }
     if (!run.categories.empty()) runs.push_back(std::move(run));
   }
@@ -134,7 +161,7 @@ std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
   // Stable topological order: a plugin runs after the plugins whose categories it reads.
   std::map<std::string, size_t> producer;  // category -> index in runs
   for (size_t i = 0; i < runs.size(); ++i) {
-    for (const auto& c : runs[i].categories) producer[c] = i;
+    for (const auto& c : runs[i].categories) producer[c.name] = i;
   }
   std::vector<PlannedRun> ordered;
   std::vector<bool> done(runs.size(), false);
@@ -171,13 +198,13 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   std::error_code ec;
   model.set_property("output_dir",
                      std::filesystem::absolute(options.output_dir, ec).lexically_normal().string());
-  model.set_property("scope", report.scope);
+  model.set_property("scope", to_string(report.scope));
   const auto runs = plan_runs(model, plugins, options.only, report.unhandled);
   // A plugin sees only this run's results of the categories this run analyzes: a metrics file
   // left in the input directory for one of them (an earlier run's, TraceLens's) is not an input.
   for (const auto& run : runs) {
     for (const auto& category : run.categories) {
-      model.remove_document("category_data/" + category + "_metrics.json");
+      model.remove_document("category_data/" + category.name + "_metrics.json");
     }
   }
   for (const auto& name : report.unhandled) {
@@ -185,25 +212,24 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   }
 
   ExecutionRequest request;
-  request.scope = report.scope == "comparative" ? LOUPE_SCOPE_COMPARATIVE : LOUPE_SCOPE_STANDALONE;
-  request.compat = options.compat_tracelens ? LOUPE_COMPAT_TRACELENS : LOUPE_COMPAT_NONE;
-  request.workload = workload_code(options.workload);
-  report.workload = options.workload;
+  request.scope = static_cast<std::int32_t>(report.scope);
+  request.compat = static_cast<std::int32_t>(options.compat);
+  report.workload = options.workload.value_or(Workload::Unknown);
   // Default mode: without --workload, the trace tells (compat keeps TraceLens's "unknown").
-  if (options.workload.empty() && !options.compat_tracelens) {
+  if (!options.workload && options.compat == Compat::None) {
     const WorkloadDetection detected = detect_workload(model);
     if (detected.workload != Workload::Unknown) {
-      report.workload = workload_name(detected.workload);
+      report.workload = detected.workload;
       report.workload_evidence = detected.evidence;
-      request.workload = workload_code(report.workload);
       model.set_property("workload_evidence", detected.evidence);
-      spdlog::info("workload: {} ({})", report.workload, detected.evidence);
+      spdlog::info("workload: {} ({})", to_string(report.workload), detected.evidence);
     }
-  } else if (!options.workload.empty()) {
-    report.workload_evidence = "--workload " + options.workload;
+  } else if (options.workload) {
+    report.workload_evidence = std::string("--workload ") + to_string(*options.workload);
   }
+  request.workload = static_cast<std::int32_t>(report.workload);
 
-  const FinalizeOptions finalize{options.output_dir, report.scope, options.compat_tracelens};
+  const FinalizeOptions finalize{options.output_dir, report.scope, options.compat};
   IsolationLimits limits;
   limits.timeout = options.timeout;
   limits.memory_mb = options.memory_mb;
@@ -217,20 +243,27 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
 
   for (const auto& run : runs) {
     PluginOutcome outcome{run.plugin, {}};
-    for (const auto& category : run.categories) {
+    for (const auto& planned : run.categories) {
+      const std::string& category = planned.name;
       ++step;
-      spdlog::info("[{}/{}] {}: analyzing {}", step, total, run.plugin->name, category);
+      if (planned.routed_by == RouteReason::Category) {
+        spdlog::info("[{}/{}] {}: analyzing {}", step, total, run.plugin->name, category);
+      } else {
+        spdlog::info("[{}/{}] {}: analyzing {} (routed by {})", step, total, run.plugin->name,
+                     category, to_string(planned.routed_by));
+      }
       request.plugin = run.plugin;
       request.category = category;
       const ExecutionResult result = options.isolate ? execute_isolated(model, request, limits)
                                                      : execute_in_process(model, request);
       CategoryOutcome done = finalize_category(model, *run.plugin, category, result, finalize);
       done.wall_ms = result.wall_ms;
-      if (done.status == "ERROR") {
+      done.routed_by = planned.routed_by;
+      if (done.status == findings::Status::Error) {
         spdlog::error("{}: {} ended in ERROR: {}", run.plugin->name, category, done.message);
       } else {
-        spdlog::info("{}: {} {} in {:.1f} ms", run.plugin->name, category, done.status,
-                     done.wall_ms);
+        spdlog::info("{}: {} {} in {:.1f} ms", run.plugin->name, category,
+                     findings::to_string(done.status), done.wall_ms);
       }
       outcome.categories.push_back(std::move(done));
     }

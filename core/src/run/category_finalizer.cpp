@@ -66,25 +66,19 @@ std::string error_metrics(const std::string& category, const std::string& messag
 
 // The host's own ERROR findings: a title and the message, nothing a validator could refuse.
 std::string host_error_findings(findings::Style style, const std::string& category,
-                                const std::string& plugin_name, const std::string& scope,
+                                const std::string& plugin_name, Scope scope,
                                 const std::string& message) {
-  findings::Document doc;
-  doc.style = style;
-  doc.category = category;
-  doc.scope = scope;
-  doc.status = findings::Status::Error;
-  doc.title = category + " findings";
-  doc.message = findings::inline_text("analyzer '" + plugin_name + "' failed: " + message);
+  const findings::Document doc =
+      findings::error_document(style, category, scope, category + " findings",
+                               "analyzer '" + plugin_name + "' failed: " + message);
   return render_findings_json(dump_python_json(findings::to_json(doc), -1, false));
 }
 
 ValidationResult validate_rendered(const std::string& markdown, const FinalizeOptions& options,
                                    findings::Style style, const std::string& findings_rel,
                                    ValidationMode mode) {
-  const FindingsScope scope =
-      options.scope == "comparative" ? FindingsScope::Comparative : FindingsScope::Standalone;
   return validate_findings_text(markdown, options.output_dir / findings_rel,
-                                findings::to_string(style), scope, mode);
+                                findings::to_string(style), options.scope, mode);
 }
 
 std::size_t count_cards(const rapidjson::Value& findings_doc) {
@@ -157,7 +151,7 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
       write_file_atomically(options.output_dir / metrics_rel, *result.output.metrics_json);
       auto check =
           validate_rendered(markdown, options, style, findings_rel, ValidationMode::Default);
-      if (check.passed && options.compat_tracelens && status == findings::Status::Ok &&
+      if (check.passed && options.compat == Compat::TraceLens && status == findings::Status::Ok &&
           markdown.find("kind=p_item") != std::string::npos) {
         check =
             validate_rendered(markdown, options, style, findings_rel, ValidationMode::TraceLens);
@@ -169,7 +163,7 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
         // says OK beside findings that say NO_DATA is reported as NO_DATA, with the reason).
         const bool no_data =
             status == findings::Status::NoData || header.status == findings::Status::NoData;
-        outcome.status = no_data ? "NO_DATA" : "OK";
+        outcome.status = no_data ? findings::Status::NoData : findings::Status::Ok;
         outcome.metrics_path = metrics_rel;
         outcome.findings_path = findings_rel;
         outcome.findings_count = count_cards(*findings_doc);
@@ -185,7 +179,7 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
   // ERROR: both files say so. The plugin's own ERROR documents are kept when it wrote valid
   // ones (TraceLens's error layout in compat mode); otherwise the host writes minimal ones.
   failure = replace_invalid_utf8(failure);
-  outcome.status = "ERROR";
+  outcome.status = findings::Status::Error;
   outcome.message = failure;
   std::string ignored;
   const bool own_error_metrics = metrics && result.failure.empty() &&

@@ -27,7 +27,8 @@ std::string open_plugin(const PluginInfo& info, PluginLibrary& library) {
   if (std::string why = library.open(info.path); !why.empty()) return why;
   PluginInfo again;
   if (std::string why = check_descriptor(library.descriptor(), again); !why.empty()) return why;
-  if (again.name != info.name || again.categories != info.categories || again.reads != info.reads) {
+  if (again.name != info.name || again.categories != info.categories || again.reads != info.reads ||
+      again.skills != info.skills || again.fallback != info.fallback) {
     return "it describes itself differently than when it was discovered";
   }
   return {};

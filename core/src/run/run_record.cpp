@@ -26,9 +26,9 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   const std::string* input = model.property("input_dir");
   j["input_dir"] = input == nullptr ? "" : *input;
   j["output_dir"] = options.output_dir.string();
-  j["scope"] = report.scope;
-  j["compat"] = options.compat_tracelens ? "tracelens" : "none";
-  j["workload"] = report.workload.empty() ? "unknown" : report.workload;
+  j["scope"] = to_string(report.scope);
+  j["compat"] = options.compat == Compat::TraceLens ? "tracelens" : "none";
+  j["workload"] = to_string(report.workload);
   if (!report.workload_evidence.empty()) j["workload_evidence"] = report.workload_evidence;
   j["isolated"] = options.isolate;
   Json plugins = Json::array();
@@ -44,11 +44,13 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
     for (const auto& c : outcome.categories) {
       Json cj = Json::object();
       cj["category"] = c.category;
-      cj["status"] = c.status;
+      cj["routed_by"] = to_string(c.routed_by);
+      cj["status"] = findings::to_string(c.status);
       if (!c.message.empty()) cj["message"] = c.message;
       cj["metrics"] = c.metrics_path;
       cj["findings"] = c.findings_path;
-      if (c.status != "ERROR") cj["findings_count"] = static_cast<std::int64_t>(c.findings_count);
+      if (c.status != findings::Status::Error)
+        cj["findings_count"] = static_cast<std::int64_t>(c.findings_count);
       cj["wall_time_ms"] = py::round_half_even(c.wall_ms, 3);
       categories.push_back(std::move(cj));
     }

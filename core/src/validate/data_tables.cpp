@@ -180,7 +180,7 @@ void check_compute_data_tables(std::string_view text, const MetricsFixture& metr
   const std::vector<std::string_view> lines = split_lines(text);
   const std::vector<CandidateLine> candidates = find_candidate_lines(lines);
   const std::vector<std::string>& required =
-      options.scope == FindingsScope::Comparative ? kComparativeHeader : kStandaloneHeader;
+      options.scope == Scope::Comparative ? kComparativeHeader : kStandaloneHeader;
   const RowChecker rows(metrics, options, errors);
   for (std::size_t c = 0; c < candidates.size(); ++c) {
     if (!candidates[c].compute) {

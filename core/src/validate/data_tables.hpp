@@ -12,7 +12,7 @@
 namespace loupe::core::validate_detail {
 
 struct DataTableOptions {
-  FindingsScope scope = FindingsScope::Standalone;
+  Scope scope = Scope::Standalone;
   std::string metrics_name;  // `<stem>_metrics.json`, as printed in F-11 … F-13
   // Loupe default mode: an em dash as the whole Args / Kernel Path cell is an absent value.
   bool em_dash_means_absent = false;

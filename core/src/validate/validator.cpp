@@ -35,7 +35,7 @@ ValidationResult finish(std::vector<std::string> errors) {
 
 ValidationResult validate_normalized(std::string_view text,
                                      const std::filesystem::path& findings_path,
-                                     std::string_view tier, FindingsScope scope,
+                                     std::string_view tier, Scope scope,
                                      ValidationMode mode) {
   const bool loupe_default = mode == ValidationMode::Default;
   if (loupe_default && detail::is_kernel_fusion_no_opportunities_file(text, tier)) {
@@ -76,7 +76,7 @@ ValidationResult validate_normalized(std::string_view text,
 
 ValidationResult validate_findings_text(std::string_view utf8_text,
                                         const std::filesystem::path& findings_path,
-                                        std::string_view tier, FindingsScope scope,
+                                        std::string_view tier, Scope scope,
                                         ValidationMode mode) {
   try {
     if (!detail::is_valid_utf8(utf8_text)) {
@@ -90,7 +90,7 @@ ValidationResult validate_findings_text(std::string_view utf8_text,
 }
 
 ValidationResult validate_findings_file(const std::filesystem::path& findings_path,
-                                        std::string_view tier, FindingsScope scope,
+                                        std::string_view tier, Scope scope,
                                         ValidationMode mode) {
   try {
     std::error_code ec;

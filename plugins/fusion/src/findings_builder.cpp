@@ -231,8 +231,8 @@ std::vector<Json> data_blocks(const Candidate& c, const Estimate& e) {
   if (!e.comparative) {
     fd::Table t{{"Kernel", "Type", "Duration (us)", "Perf model"}, {}};
     for (const auto& k : e.kernels) {
-      t.rows.push_back({table_cell(k.name), table_cell(k.type), fixed(k.dur_us, 1),
-                        k.has_perf_data ? "Yes" : "No"});
+      t.rows.push_back({fd::table_cell(k.name, kCellChars), fd::table_cell(k.type, kCellChars),
+                        fixed(k.dur_us, 1), k.has_perf_data ? "Yes" : "No"});
     }
     blocks.push_back(fd::table(std::move(t)));
     if (e.time_source == TimeSource::MeasuredInstances) {
@@ -247,10 +247,12 @@ std::vector<Json> data_blocks(const Candidate& c, const Estimate& e) {
         const auto& group = e.groups[i];
         const double per_instance =
             group.instances > 0 ? group.time_ms * 1000 / static_cast<double>(group.instances) : 0;
-        g.rows.push_back({std::to_string(i + 1), std::to_string(group.instances),
-                          table_cell(group.kernel_names.empty() ? "" : group.kernel_names.front()),
-                          fixed(py::round_half_even(group.time_ms, 3), 3), fixed(per_instance, 1),
-                          fixed(py::round_half_even(group.savings_high_ms, 3), 3)});
+        g.rows.push_back(
+            {std::to_string(i + 1), std::to_string(group.instances),
+             fd::table_cell(group.kernel_names.empty() ? "" : group.kernel_names.front(),
+                            kCellChars),
+             fixed(py::round_half_even(group.time_ms, 3), 3), fixed(per_instance, 1),
+             fixed(py::round_half_even(group.savings_high_ms, 3), 3)});
       }
       blocks.push_back(fd::table(std::move(g)));
     }
@@ -259,7 +261,8 @@ std::vector<Json> data_blocks(const Candidate& c, const Estimate& e) {
   auto kernel_table = [](const auto& kernels) {
     fd::Table t{{"Kernel", "Type", "Duration (us)"}, {}};
     for (const auto& k : kernels) {
-      t.rows.push_back({table_cell(k.name), table_cell(k.type), fixed(k.dur_us, 1)});
+      t.rows.push_back({fd::table_cell(k.name, kCellChars), fd::table_cell(k.type, kCellChars),
+                        fixed(k.dur_us, 1)});
     }
     return fd::table(std::move(t));
   };
@@ -309,47 +312,16 @@ std::vector<std::string> rejection_bullets(const FindingsContext& ctx) {
 }
 
 fd::Document base_document(bool comparative) {
-  fd::Document doc;
-  doc.style = fd::Style::Fusion;
-  doc.category = "kernel_fusion";
-  doc.scope = comparative ? "comparative" : "standalone";
-  doc.title = kFindingsTitle;
-  return doc;
+  return fd::new_findings(fd::Style::Fusion, "kernel_fusion",
+                          comparative ? Scope::Comparative : Scope::Standalone, kFindingsTitle);
 }
 
 }  // namespace
 
-std::string table_cell(const std::string& text, std::size_t limit) {
-  std::string out;
-  size_t chars = 0;
-  bool truncated = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if ((byte & 0xC0U) != 0x80U) {
-      if (chars == limit) {
-        truncated = true;
-        break;
-      }
-      ++chars;
-    }
-    const char c = text[i];
-    out.push_back(c == '|' || c == '\n' || c == '\r' ? '/' : c);
-  }
-  if (truncated) out += "...";
-  for (const char* bad : {"<!--", "-->"}) {
-    for (size_t pos = out.find(bad); pos != std::string::npos; pos = out.find(bad)) {
-      out.replace(pos, std::string_view(bad).size(), "");
-    }
-  }
-  if (!out.empty() && out.front() == '#') out.insert(out.begin(), '\\');
-  return out;
-}
-
 fd::Document error_findings(const std::string& message, bool comparative) {
-  fd::Document doc = base_document(comparative);
-  doc.status = fd::Status::Error;
-  doc.message = fd::inline_text(message);
-  return doc;
+  return fd::error_document(fd::Style::Fusion, "kernel_fusion",
+                            comparative ? Scope::Comparative : Scope::Standalone, kFindingsTitle,
+                            message);
 }
 
 fd::Document build_findings(const std::vector<Estimate>& estimates, const FindingsContext& ctx) {

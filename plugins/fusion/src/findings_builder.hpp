@@ -33,7 +33,7 @@ findings::Document error_findings(const std::string& message, bool comparative);
 findings::Document build_findings(const std::vector<Estimate>& estimates,
                                   const FindingsContext& context);
 
-// Table-cell text: at most 60 characters then "...", no '|' or comment delimiters.
-std::string table_cell(const std::string& text, std::size_t limit = 60);
+// Kernel names and types in the findings tables are cut to this many characters.
+inline constexpr std::size_t kCellChars = 60;
 
 }  // namespace loupe::fusion

@@ -475,6 +475,7 @@ TEST_CASE("fusion findings: cards, blocks and the short forms", "[fusion]") {
   CHECK(error.status == loupe::findings::Status::Error);
   CHECK(error.message == "x.json: bad thing");
 
-  CHECK(table_cell(std::string(70, 'a')) == std::string(60, 'a') + "...");
-  CHECK(table_cell("a|b") == "a/b");
+  CHECK(loupe::findings::table_cell(std::string(70, 'a'), kCellChars) ==
+        std::string(60, 'a') + "...");
+  CHECK(loupe::findings::table_cell("a|b") == "a/b");
 }

@@ -11,7 +11,7 @@ namespace {
 // Compat: the CSV directory follows the manifest's comparison_scope (spec §4.1 step 3);
 // default mode follows the host's scope (the manifest's unless --scope overrides it).
 bool comparative_csvs(const AnalysisInputs& inputs, const AnalysisOptions& options) {
-  if (!options.compat) return options.scope == "comparative";
+  if (!options.compat) return options.scope == Scope::Comparative;
   if (!inputs.manifest) return false;
   const Json* scope = inputs.manifest->find("comparison_scope");
   return scope != nullptr && scope->is_string() && scope->as_string() == "comparative";
@@ -99,7 +99,7 @@ AnalysisOutput analyze_data(const Json& data, const AnalysisInputs& inputs,
   result.cross = cross_validate(sections.overlap, result.timeline);
   result.patterns = detect_patterns(result);
   read_comm_kernels(sections.nccl_summary, result);
-  if (result.corrected && result.scope == "standalone") {
+  if (result.corrected && result.scope == Scope::Standalone) {
     result.sync_idle = assess_sync_idle(inputs.gpu_events ? &*inputs.gpu_events : nullptr);
   }
 

@@ -28,9 +28,9 @@ struct AnalysisInputs {
 };
 
 struct AnalysisOptions {
-  bool compat = false;               // --compat tracelens
-  std::string scope = "standalone";  // the host's scope (manifest or --scope)
-  std::string workload;              // "training" | "inference" | "" (from --workload)
+  bool compat = false;              // --compat tracelens
+  Scope scope = Scope::Standalone;  // the host's scope (manifest or --scope)
+  std::string workload;             // "training" | "inference" | "" (from --workload)
   // Set when the host detected the workload from the trace (model property workload_evidence).
   std::string workload_evidence;
 };
@@ -50,7 +50,7 @@ struct Pattern {
 // Everything the analysis concluded; the metrics JSON and the findings are views of it.
 struct AnalysisResult {
   bool corrected = false;
-  std::string scope;
+  Scope scope = Scope::Standalone;
   WorkloadChoice workload;
   Timeline timeline;
   PyNumber timeline_total_ms;  // §4.2 value (TraceLens's denominator)

@@ -17,14 +17,9 @@ Json error_metrics(const std::string& message) {
   return m;
 }
 
-findings::Document error_findings(const std::string& message, const std::string& scope) {
-  fd::Document doc;
-  doc.style = fd::Style::System;
-  doc.category = "multi_kernel";
-  doc.scope = scope;
-  doc.status = fd::Status::Error;
-  doc.message = message;
-  doc.title = "Multi-Kernel Issue Analysis Findings";
+findings::Document error_findings(const std::string& message, Scope scope) {
+  fd::Document doc = fd::error_document(fd::Style::System, "multi_kernel", scope,
+                                        "Multi-Kernel Issue Analysis Findings", message);
   // A plain "Status: ERROR" line as well: the orchestrator's failure check searches for that
   // substring, which "**Status**: ERROR" does not contain (spec Q16 / I-16).
   doc.sections.push_back(
@@ -35,7 +30,7 @@ findings::Document error_findings(const std::string& message, const std::string&
   return doc;
 }
 
-AnalysisOutput error_output(const std::string& message, const std::string& scope) {
+AnalysisOutput error_output(const std::string& message, Scope scope) {
   return {error_metrics(message), error_findings(message, scope)};
 }
 

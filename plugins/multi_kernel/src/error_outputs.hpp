@@ -13,7 +13,7 @@ inline constexpr const char* kTraceLensMissingDataError =
 
 // {"status": "ERROR", "error": message, three unflagged assessments, "patterns_detected": []}
 Json error_metrics(const std::string& message);
-findings::Document error_findings(const std::string& message, const std::string& scope);
-AnalysisOutput error_output(const std::string& message, const std::string& scope);
+findings::Document error_findings(const std::string& message, Scope scope);
+AnalysisOutput error_output(const std::string& message, Scope scope);
 
 }  // namespace loupe::multi_kernel

@@ -109,7 +109,7 @@ fd::Section overview(const AnalysisResult& result) {
         " of 4 checks differ from gpu_timeline.csv by more than 2%. The two files count "
         "different GPU-event populations (all events versus events linked to a CPU launch)."));
   }
-  if (result.scope == "comparative") {
+  if (result.scope == Scope::Comparative) {
     s.blocks.push_back(
         fd::paragraph("**Scope**: comparative; the multi-kernel analysis covers Trace 1 only."));
   }
@@ -575,12 +575,8 @@ fd::ImpactScores idle_impact(const AnalysisResult& result) {
 }
 
 fd::Document build_findings(const AnalysisResult& result, const std::vector<Card>& cards) {
-  fd::Document doc;
-  doc.style = fd::Style::System;
-  doc.category = "multi_kernel";
-  doc.scope = result.scope;
-  doc.status = fd::Status::Ok;
-  doc.title = "Multi-Kernel Issue Analysis Findings";
+  fd::Document doc = fd::new_findings(fd::Style::System, "multi_kernel", result.scope,
+                                      "Multi-Kernel Issue Analysis Findings");
   doc.sections.push_back(overview(result));
   doc.sections.push_back(summary(result));
   doc.sections.push_back(memcpy_section(result));

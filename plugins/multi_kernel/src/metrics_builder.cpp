@@ -99,7 +99,7 @@ Json build_success_metrics(const DataSections& sections, const AnalysisResult& r
   m["overlap_assessment"] = result.overlap.json;
   m["patterns_detected"] = patterns_json(result.patterns);
   m["cross_validation"] = result.cross.json;
-  if (result.corrected && result.scope == "standalone") {
+  if (result.corrected && result.scope == Scope::Standalone) {
     m["sync_idle_assessment"] = sync_idle_json(result.sync_idle, result.denominator_ms.value());
   }
   m["impact_estimates"] = Json::array();

@@ -81,7 +81,7 @@ class MultiKernelAnalyzer {
   void analyze(loupe::AnalysisContext& ctx) {
     mk::AnalysisOptions options;
     options.compat = ctx.tracelens_compat();
-    options.scope = ctx.scope() == loupe::Scope::Comparative ? "comparative" : "standalone";
+    options.scope = ctx.scope();
     options.workload = workload_name(ctx.workload());
     if (auto evidence = ctx.model().property("workload_evidence")) {
       options.workload_evidence = *evidence;

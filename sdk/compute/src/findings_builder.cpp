@@ -484,11 +484,9 @@ fd::Table data_table(const FindingContext& f) {
 
 fd::Document build_compute_findings(const Json& metrics, const std::string& category,
                                     bool comparative, const FindingsProse& prose) {
-  fd::Document doc;
-  doc.style = fd::Style::Compute;
-  doc.category = category;
-  doc.scope = comparative ? "comparative" : "standalone";
-  doc.title = prose.document_title(category);
+  fd::Document doc = fd::new_findings(fd::Style::Compute, category,
+                                      comparative ? Scope::Comparative : Scope::Standalone,
+                                      prose.document_title(category));
   const std::string status = string_or(member_or_null(metrics, "status"), "OK");
   if (status == "NO_DATA") {
     doc.status = fd::Status::NoData;
@@ -547,14 +545,9 @@ fd::Document build_compute_findings(const Json& metrics, const std::string& cate
 
 fd::Document build_error_findings(const std::string& category, bool comparative,
                                   const FindingsProse& prose, const std::string& message) {
-  fd::Document doc;
-  doc.style = fd::Style::Compute;
-  doc.category = category;
-  doc.scope = comparative ? "comparative" : "standalone";
-  doc.status = fd::Status::Error;
-  doc.title = prose.document_title(category);
-  doc.message = fd::inline_text(message);
-  return doc;
+  return fd::error_document(fd::Style::Compute, category,
+                            comparative ? Scope::Comparative : Scope::Standalone,
+                            prose.document_title(category), message);
 }
 
 }  // namespace loupe::compute

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #define LOUPE_ABI_MAJOR 1
-#define LOUPE_ABI_MINOR 0
+#define LOUPE_ABI_MINOR 1
 
 /* Name of the single exported entry point. */
 #define LOUPE_PLUGIN_ENTRY_SYMBOL "loupe_plugin_entry"
@@ -81,6 +81,9 @@ typedef int32_t loupe_status;
 #define LOUPE_JSON_STRING 5
 #define LOUPE_JSON_ARRAY 6
 #define LOUPE_JSON_OBJECT 7
+
+/* Descriptor flags (ABI 1.1). */
+#define LOUPE_PLUGIN_FALLBACK 1u /* serves every category of its tier that no plugin claims */
 
 #define LOUPE_CELL_EMPTY 0  /* empty field: a null value */
 #define LOUPE_CELL_NUMBER 1 /* parses completely as a Python float(): number is set */
@@ -168,7 +171,9 @@ typedef struct loupe_analyze_request {
   const loupe_host_services* host;
   loupe_run* run;
   const loupe_model* model;
-  const char* category; /* one of the descriptor's categories */
+  /* The category to analyze: one of the descriptor's categories, or (ABI 1.1) a manifest
+   * category routed to this plugin by one of its skills or because it is the fallback. */
+  const char* category;
   int32_t scope;        /* LOUPE_SCOPE_* */
   int32_t compat;       /* LOUPE_COMPAT_* */
   int32_t workload;     /* LOUPE_WORKLOAD_* */
@@ -202,6 +207,13 @@ typedef struct loupe_plugin_descriptor {
   const char* const* reads; /* categories whose results it reads (run before it) */
   size_t read_count;
   loupe_analyze_fn analyze;
+  /* ---- ABI 1.1 ---- */
+  /* Manifest skills it serves (categories[].skill of category_manifest.json, e.g.
+   * "norm-analyzer"): a manifest category that no plugin names in `categories` goes to the
+   * plugin that declares its skill. */
+  const char* const* skills;
+  size_t skill_count;
+  uint32_t flags; /* LOUPE_PLUGIN_* */
 } loupe_plugin_descriptor;
 
 /* The entry point. Returns NULL when the plugin cannot work with this host. Must not throw. */

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loupe/json_value.hpp"
+#include "loupe/vocabulary.hpp"
 
 namespace loupe::findings {
 
@@ -42,29 +43,89 @@ inline const char* to_string(Style s) {
   return "system";
 }
 
-// ---- Text that must render as one inline line ---------------------------------------------
-// The renderer refuses free text that could create markdown structure (docs/findings-schema.md,
-// "Text rules"): line breaks in one-line fields, "## Recommendations" / "## Detailed Analysis",
-// HTML comment markers, and lines starting with '#'. inline_text() turns any message into text
-// that passes those rules (line breaks become spaces, the markers are dropped, leading '#' are
-// removed). Use it for text that comes from elsewhere (error messages, names from a trace).
+// ---- Text rules (docs/findings-schema.md, "Text rules") --------------------------------------
+// Free text may not create markdown structure the renderer owns. The renderer checks every
+// text with text_problem(); inline_text() and table_cell() turn any text (an error message, a
+// name from a trace) into text that passes, so a plugin never needs its own variant.
+enum class TextKind {
+  Block,  // a paragraph or quote: may hold line breaks
+  Line,   // a title, insight, action, message: one line
+  Cell,   // a table cell: one line, no '|'
+};
+
+// Why the text breaks the rules for its kind, or nullopt when it is fine.
+inline std::optional<std::string> text_problem(std::string_view text, TextKind kind) {
+  const bool one_line = kind != TextKind::Block;
+  if (one_line && text.find_first_of("\r\n") != std::string_view::npos) {
+    return std::string("must be a single line");
+  }
+  if (kind == TextKind::Cell && text.find('|') != std::string_view::npos) {
+    return std::string("table cells must not contain '|'");
+  }
+  for (const std::string_view forbidden :
+       {std::string_view("## Recommendations"), std::string_view("## Detailed Analysis"),
+        std::string_view("<!--"), std::string_view("-->")}) {
+    if (text.find(forbidden) != std::string_view::npos) {
+      return "must not contain '" + std::string(forbidden) + "'";
+    }
+  }
+  // No line may start a heading: headings are structure the renderer owns.
+  for (size_t start = 0; start <= text.size();) {
+    if (start < text.size() && text[start] == '#')
+      return std::string("a line must not start with '#'");
+    const size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+// Any text as one line that passes text_problem(.., TextKind::Line): line breaks become spaces,
+// the section names lose their "## ", comment markers are dropped, leading '#' are removed.
 inline std::string inline_text(std::string_view text) {
   std::string out(text);
   for (auto& c : out) {
     if (c == '\n' || c == '\r') c = ' ';
   }
-  for (const std::string_view bad :
-       {std::string_view("<!--"), std::string_view("-->"), std::string_view("## Recommendations"),
-        std::string_view("## Detailed Analysis")}) {
-    for (size_t pos = out.find(bad); pos != std::string::npos; pos = out.find(bad, pos)) {
-      // Keep the words of a section name, drop what makes it a heading or a comment marker.
-      const bool heading = bad.front() == '#';
-      out.erase(pos, heading ? 3 : bad.size());
+  // Every pass shrinks the text, and an erase can join the halves of a marker ("<!<!----"), so
+  // repeat until a pass changes nothing.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const std::string_view bad :
+         {std::string_view("<!--"), std::string_view("-->"), std::string_view("## Recommendations"),
+          std::string_view("## Detailed Analysis")}) {
+      for (size_t pos = out.find(bad); pos != std::string::npos; pos = out.find(bad, pos)) {
+        // Keep the words of a section name, drop what makes it a heading or a comment marker.
+        out.erase(pos, bad.front() == '#' ? 3 : bad.size());
+        changed = true;
+      }
+    }
+    if (!out.empty() && out.front() == '#') {
+      const size_t first = out.find_first_not_of("# ");
+      out.erase(0, first == std::string::npos ? out.size() : first);
+      changed = true;
     }
   }
-  const size_t first = out.find_first_not_of("# ");
-  if (!out.empty() && out.front() == '#')
-    out.erase(0, first == std::string::npos ? out.size() : first);
+  return out;
+}
+
+// Any text as a table cell: inline_text() with '|' shown as '/', cut to max_chars characters
+// (UTF-8 code points; 0 = no limit) with "..." when it was longer.
+inline std::string table_cell(std::string_view text, size_t max_chars = 0) {
+  std::string out = inline_text(text);
+  for (auto& c : out) {
+    if (c == '|') c = '/';
+  }
+  if (max_chars == 0) return out;
+  size_t chars = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if ((static_cast<unsigned char>(out[i]) & 0xC0U) == 0x80U) continue;  // continuation byte
+    if (chars == max_chars) {
+      out.resize(i);
+      return out + "...";
+    }
+    ++chars;
+  }
   return out;
 }
 
@@ -188,7 +249,7 @@ struct Detail {
 struct Document {
   Style style = Style::System;
   std::string category;
-  std::string scope = "standalone";
+  Scope scope = Scope::Standalone;
   Status status = Status::Ok;
   std::string message;  // NO_DATA / ERROR explanation
   std::string title;
@@ -197,6 +258,25 @@ struct Document {
   std::vector<Detail> details;
   std::vector<Section> trailing_sections;
 };
+
+// A findings document of this style for one category and scope, status OK, with its title.
+inline Document new_findings(Style style, std::string category, Scope scope, std::string title) {
+  Document doc;
+  doc.style = style;
+  doc.category = std::move(category);
+  doc.scope = scope;
+  doc.title = std::move(title);
+  return doc;
+}
+
+// The ERROR document: the message made safe to render (inline_text), nothing else claimed.
+inline Document error_document(Style style, std::string category, Scope scope, std::string title,
+                               std::string_view message) {
+  Document doc = new_findings(style, std::move(category), scope, std::move(title));
+  doc.status = Status::Error;
+  doc.message = inline_text(message);
+  return doc;
+}
 
 namespace detail {
 inline Json blocks_json(const std::vector<Json>& blocks) {
@@ -221,7 +301,7 @@ inline Json to_json(const Document& doc) {
   j["schema"] = kSchema;
   j["style"] = to_string(doc.style);
   j["category"] = doc.category;
-  j["scope"] = doc.scope;
+  j["scope"] = to_string(doc.scope);
   j["status"] = to_string(doc.status);
   if (!doc.message.empty()) j["message"] = doc.message;
   j["title"] = doc.title;

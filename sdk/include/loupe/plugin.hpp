@@ -8,6 +8,9 @@
 //     static constexpr loupe::Tier tier = loupe::Tier::Compute;
 //     static constexpr std::array<const char*, 1> categories{"my_category"};
 //     static constexpr std::array<const char*, 0> reads{};
+//     // Optional (ABI 1.1): manifest skills it serves, and whether it is its tier's fallback.
+//     static constexpr std::array<const char*, 1> skills{"my-analyzer"};
+//     static constexpr bool fallback = false;
 //     void analyze(loupe::AnalysisContext& ctx);   // may throw
 //   };
 //   LOUPE_REGISTER_PLUGIN(MyAnalyzer)
@@ -25,19 +28,9 @@
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"
 #include "loupe/model.hpp"
+#include "loupe/vocabulary.hpp"
 
 namespace loupe {
-
-enum class Tier { System = LOUPE_TIER_SYSTEM, Compute = LOUPE_TIER_COMPUTE };
-enum class Scope { Standalone, Comparative };
-enum class Compat { None, TraceLens };
-enum class Workload { Unknown, Training, Inference };
-enum class LogLevel {
-  Debug = LOUPE_LOG_DEBUG,
-  Info = LOUPE_LOG_INFO,
-  Warn = LOUPE_LOG_WARN,
-  Error = LOUPE_LOG_ERROR
-};
 
 // Everything one analyze() call can see and do.
 class AnalysisContext {
@@ -49,6 +42,7 @@ class AnalysisContext {
   Scope scope() const {
     return request_.scope == LOUPE_SCOPE_COMPARATIVE ? Scope::Comparative : Scope::Standalone;
   }
+  bool comparative() const { return scope() == Scope::Comparative; }
   Compat compat() const {
     return request_.compat == LOUPE_COMPAT_TRACELENS ? Compat::TraceLens : Compat::None;
   }
@@ -98,6 +92,16 @@ class AnalysisContext {
 namespace detail {
 
 template <class Analyzer>
+concept DeclaresSkills = requires {
+  Analyzer::skills.data();
+  Analyzer::skills.size();
+};
+template <class Analyzer>
+concept DeclaresFallback = requires {
+  bool{Analyzer::fallback};
+};
+
+template <class Analyzer>
 loupe_status analyze_trampoline(const loupe_analyze_request* request) noexcept {
   if (request == nullptr || request->host == nullptr) return LOUPE_EINVAL;
   try {
@@ -132,6 +136,13 @@ const loupe_plugin_descriptor* entry(const loupe_host_info* host) noexcept {
     d.reads = Analyzer::reads.size() == 0 ? nullptr : Analyzer::reads.data();
     d.read_count = Analyzer::reads.size();
     d.analyze = &analyze_trampoline<Analyzer>;
+    if constexpr (DeclaresSkills<Analyzer>) {
+      d.skills = Analyzer::skills.size() == 0 ? nullptr : Analyzer::skills.data();
+      d.skill_count = Analyzer::skills.size();
+    }
+    if constexpr (DeclaresFallback<Analyzer>) {
+      d.flags = Analyzer::fallback ? LOUPE_PLUGIN_FALLBACK : 0u;
+    }
     return d;
   }();
   return &descriptor;

@@ -5,12 +5,15 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "loupe/core/model.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/findings.hpp"
+#include "loupe/vocabulary.hpp"
 
 namespace loupe::core {
 
@@ -23,10 +26,10 @@ class PlanError : public std::runtime_error {
 
 struct AnalyzeOptions {
   std::filesystem::path output_dir;  // where outputs go (the input directory by default)
-  std::string scope;                 // "standalone" | "comparative" | "" = from the manifest
-  bool compat_tracelens = false;
-  std::string workload;           // "training" | "inference" | "" = unknown
-  std::vector<std::string> only;  // categories forced by --only (empty: the manifest's)
+  std::optional<Scope> scope;        // nullopt: from the manifest
+  Compat compat = Compat::None;
+  std::optional<Workload> workload;  // --workload; nullopt: detected from the trace (default mode)
+  std::vector<std::string> only;     // categories forced by --only (empty: the manifest's)
   bool isolate = true;
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   std::uint64_t memory_mb = 4096;  // per plugin child, beyond what it inherits; 0: no limit
@@ -35,10 +38,11 @@ struct AnalyzeOptions {
 
 struct CategoryOutcome {
   std::string category;
-  std::string status;         // OK | NO_DATA | ERROR
-  std::string message;        // why, for ERROR / NO_DATA
-  std::string metrics_path;   // relative to the output directory
-  std::string findings_path;  // relative to the output directory
+  RouteReason routed_by = RouteReason::Category;
+  findings::Status status = findings::Status::Error;
+  std::string message;             // why, for ERROR / NO_DATA
+  std::string metrics_path;        // relative to the output directory
+  std::string findings_path;       // relative to the output directory
   std::size_t findings_count = 0;  // cards in the findings file (OK with 0: nothing to fix)
   double wall_ms = 0.0;
 };
@@ -50,26 +54,41 @@ struct PluginOutcome {
 
 struct AnalyzeReport {
   const PluginSet* discovery = nullptr;  // every plugin file found, for loupe_run.json
-  std::string scope;
-  std::string workload;           // training | inference | "" (unknown)
-  std::string workload_evidence;  // why: --workload, or what the trace shows
+  Scope scope = Scope::Standalone;
+  Workload workload = Workload::Unknown;
+  std::string workload_evidence;       // why: --workload, or what the trace shows
   std::vector<PluginOutcome> plugins;  // in execution order
   std::vector<std::string> unhandled;  // manifest categories no plugin handles
   bool any_error() const;
 };
 
-// The plugins to run, in dependency order, each with the categories it should analyze.
+// One category of a plan and why it went to its plugin.
+struct PlannedCategory {
+  std::string name;
+  RouteReason routed_by = RouteReason::Category;
+};
+
+// The plugins to run, in dependency order, each with the categories it should analyze: the ones
+// it names first (in its own order), then those routed to it by skill or as fallback (in the
+// manifest's order).
 struct PlannedRun {
   const PluginInfo* plugin = nullptr;
-  std::vector<std::string> categories;
+  std::vector<PlannedCategory> categories;
 };
 std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
                                   const std::vector<std::string>& only,
                                   std::vector<std::string>& unhandled);
 
+// One entry of category_manifest.json's "categories".
+struct ManifestCategory {
+  std::string name;
+  std::string skill;         // "" when the entry has none
+  std::optional<Tier> tier;  // "system" / "compute_kernel"; nullopt for anything else
+};
+
 // The categories the manifest lists, in order. Throws PlanError, naming the problem, for a
 // missing manifest or one of the wrong shape.
-std::vector<std::string> manifest_categories(const Model& model);
+std::vector<ManifestCategory> manifest_categories(const Model& model);
 
 // Runs the plan. Each finished category's metrics become visible to later plugins as model
 // document "category_data/<cat>_metrics.json". Throws PlanError for an impossible request.

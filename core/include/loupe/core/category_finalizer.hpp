@@ -13,8 +13,8 @@ namespace loupe::core {
 
 struct FinalizeOptions {
   std::filesystem::path output_dir;
-  std::string scope;  // standalone | comparative
-  bool compat_tracelens = false;
+  Scope scope = Scope::Standalone;
+  Compat compat = Compat::None;
 };
 
 // Writes <out>/category_data/<cat>_metrics.json and the findings file, and publishes the

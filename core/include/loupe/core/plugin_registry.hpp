@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,12 +36,27 @@ struct PluginInfo {
   std::uint32_t required_host_minor = 0;
   std::vector<std::string> categories;
   std::vector<std::string> reads;
+  std::vector<std::string> skills;  // manifest skills it serves (ABI 1.1)
+  bool fallback = false;            // serves its tier's categories that nobody claims (ABI 1.1)
 };
 
 enum class PluginState {
   Loaded,    // will run
   Rejected,  // could not be used (see reason)
-  Shadowed,  // valid, but its name or a category belongs to a plugin found earlier
+  Shadowed,  // valid, but its name, a category, a skill or the fallback role belongs to a
+             // plugin found earlier
+};
+
+// Why a category went to the plugin that analyzes it (docs/plugin-abi.md, "Routing").
+enum class RouteReason {
+  Category,  // the plugin names the category
+  Skill,     // the manifest gives the category a skill the plugin declares
+  Fallback,  // nobody else claims it; the plugin is its tier's fallback
+};
+
+struct Route {
+  const PluginInfo* plugin = nullptr;
+  RouteReason reason = RouteReason::Category;
 };
 
 // One file of the search path and what became of it.
@@ -58,8 +74,16 @@ struct PluginSet {
   std::vector<FoundPlugin> found;                   // every file looked at, in search order
   std::vector<std::filesystem::path> missing_dirs;  // explicit or $LOUPE_PLUGIN_PATH dirs absent
 
-  // The plugin that handles a category, or nullptr.
+  // The plugin that names a category, or nullptr.
   const PluginInfo* find_by_category(const std::string& category) const;
+  // The plugin that declares a manifest skill, or nullptr.
+  const PluginInfo* find_by_skill(const std::string& skill) const;
+  // The fallback plugin of a tier, or nullptr.
+  const PluginInfo* fallback(Tier tier) const;
+  // Who analyzes a category: by name, then by the manifest skill (empty: none), then the
+  // fallback of the manifest tier (nullopt: the tier is unknown, no fallback applies).
+  std::optional<Route> route(const std::string& category, const std::string& skill,
+                             std::optional<Tier> tier) const;
   std::size_t count(PluginState state) const;
 };
 
@@ -87,5 +111,6 @@ PluginSet discover_plugins(const std::vector<std::filesystem::path>& dirs,
 const char* to_string(PluginState state);
 const char* to_string(SearchOrigin origin);
 const char* to_string(Tier tier);
+const char* to_string(RouteReason reason);
 
 }  // namespace loupe::core

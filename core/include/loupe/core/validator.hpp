@@ -14,12 +14,15 @@
 #include <string_view>
 #include <vector>
 
+#include "loupe/vocabulary.hpp"
+
 namespace loupe::core {
 
 enum class ValidationMode { Default, TraceLens };  // TraceLens = exact parity (--compat tracelens)
 
-// Python's `comparison_scope=None` behaves as Standalone at Level 1.
-enum class FindingsScope { Standalone, Comparative };
+// Scope is the SDK's (loupe/vocabulary.hpp). Python's `comparison_scope=None` behaves as
+// Standalone at Level 1.
+using loupe::Scope;
 
 struct ValidationResult {
   bool passed = false;
@@ -32,16 +35,14 @@ struct ValidationResult {
 // `tier` is the raw argument string: "compute", "system", "fusion", or anything else
 // (compared case-sensitively, Q-19).
 ValidationResult validate_findings_file(const std::filesystem::path& findings_path,
-                                        std::string_view tier, FindingsScope scope,
-                                        ValidationMode mode);
+                                        std::string_view tier, Scope scope, ValidationMode mode);
 
 // Same, with the file content already in memory (raw bytes; newlines are normalized here).
 // `findings_path` still provides the basename used in messages and the derived metrics-JSON
 // path (grandparent/category_data/<stem>_metrics.json).
 ValidationResult validate_findings_text(std::string_view utf8_text,
                                         const std::filesystem::path& findings_path,
-                                        std::string_view tier, FindingsScope scope,
-                                        ValidationMode mode);
+                                        std::string_view tier, Scope scope, ValidationMode mode);
 
 // What the sub-agent CLI snippet prints: "PASS: Findings file is valid\n", or "FAIL:\n"
 // followed by "  - <error>\n" per error.
