@@ -7,6 +7,7 @@
 #include "findings_builder.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"
+#include "loupe/vocabulary.hpp"
 #include "trace_inputs.hpp"
 #include "utilization.hpp"
 
@@ -14,7 +15,7 @@ namespace loupe::cpu_idle {
 
 struct AnalysisOptions {
   bool compat = false;
-  std::string scope = "standalone";
+  Scope scope = Scope::Standalone;
 };
 
 struct AnalysisOutput {

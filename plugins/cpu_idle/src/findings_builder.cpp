@@ -13,12 +13,11 @@ constexpr const char* kTitle = "CPU/Idle Time Analysis Findings";
 constexpr const char* kMetrics = "`cpu_idle_metrics.json`";
 constexpr size_t kNameWidth = 60;
 
-// A name from the trace as one table cell or inline code: no pipes or backticks, shortened.
+// A name from the trace as one table cell or inside inline code: the SDK's cell rules, no
+// backticks, shortened.
 std::string cell_name(const std::string& name) {
-  std::string out = fd::inline_text(name);
-  std::replace(out.begin(), out.end(), '|', '/');
+  std::string out = fd::table_cell(name, kNameWidth);
   std::replace(out.begin(), out.end(), '`', '\'');
-  if (out.size() > kNameWidth) out = out.substr(0, kNameWidth - 3) + "...";
   return out.empty() ? std::string("(none)") : out;
 }
 
@@ -81,7 +80,7 @@ fd::Section overview(const FindingsInput& in) {
                                                "(`--compat tracelens`)."
                                              : "**Metrics mode**: corrected (Loupe default, see "
                                                "docs/deviations.md)."));
-  if (in.scope == "comparative") {
+  if (in.scope == Scope::Comparative) {
     s.blocks.push_back(fd::paragraph("**Scope**: comparative; the idle analysis covers Trace 1."));
   }
   return s;
@@ -469,12 +468,7 @@ void compat_percentage_card(fd::Document& doc, const Utilization& u, bool has_tr
 
 fd::Document build_findings(const FindingsInput& in) {
   const Utilization& u = *in.utilization;
-  fd::Document doc;
-  doc.style = fd::Style::System;
-  doc.category = "cpu_idle";
-  doc.scope = in.scope;
-  doc.status = fd::Status::Ok;
-  doc.title = kTitle;
+  fd::Document doc = fd::new_findings(fd::Style::System, "cpu_idle", in.scope, kTitle);
   doc.sections.push_back(overview(in));
   doc.sections.push_back(utilization_section(u));
   if (in.breakdown != nullptr) {
@@ -521,14 +515,8 @@ fd::Document build_findings(const FindingsInput& in) {
   return doc;
 }
 
-fd::Document error_findings(const std::string& message, const std::string& scope) {
-  fd::Document doc;
-  doc.style = fd::Style::System;
-  doc.category = "cpu_idle";
-  doc.scope = scope;
-  doc.status = fd::Status::Error;
-  doc.message = fd::inline_text(message);
-  doc.title = kTitle;
+fd::Document error_findings(const std::string& message, Scope scope) {
+  fd::Document doc = fd::error_document(fd::Style::System, "cpu_idle", scope, kTitle, message);
   doc.sections.push_back(
       {"Error Details",
        {fd::paragraph("Status: ERROR"),

@@ -8,6 +8,7 @@
 
 #include "gap_attribution.hpp"
 #include "loupe/findings.hpp"
+#include "loupe/vocabulary.hpp"
 #include "recommendations.hpp"
 #include "utilization.hpp"
 
@@ -18,10 +19,10 @@ struct FindingsInput {
   const Breakdown* breakdown = nullptr;  // null: no raw trace
   const std::vector<Candidate>* candidates = nullptr;
   bool compat = false;
-  std::string scope = "standalone";
+  Scope scope = Scope::Standalone;
 };
 
 findings::Document build_findings(const FindingsInput& in);
-findings::Document error_findings(const std::string& message, const std::string& scope);
+findings::Document error_findings(const std::string& message, Scope scope);
 
 }  // namespace loupe::cpu_idle

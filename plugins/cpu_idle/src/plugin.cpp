@@ -39,7 +39,7 @@ class CpuIdleAnalyzer {
     const loupe::ModelView model = ctx.model();
     ci::AnalysisOptions options;
     options.compat = ctx.tracelens_compat();
-    options.scope = ctx.scope() == loupe::Scope::Comparative ? "comparative" : "standalone";
+    options.scope = ctx.scope();
     const auto gpu = copy_table(model.table(ci::kGpuEventsView));
     const auto calls = copy_table(model.table(ci::kHostCallsView));
     auto trace = ci::read_trace_inputs(gpu ? &*gpu : nullptr, calls ? &*calls : nullptr);
