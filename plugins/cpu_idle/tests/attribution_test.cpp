@@ -6,6 +6,7 @@
 #include <string>
 
 #include "analysis.hpp"
+#include "findings_builder.hpp"
 #include "gap_attribution.hpp"
 #include "inline_trace.hpp"
 #include "loupe/core/prepare/trace_views.hpp"
@@ -188,4 +189,50 @@ TEST_CASE("cpu_idle rejects a gpu_events view without the launcher columns",
   const auto in = ci::read_trace_inputs(&old, nullptr);
   CHECK(in.present);
   CHECK(in.problem == "trace/gpu_events.csv: no column 'launcher_name'");
+}
+
+TEST_CASE("cpu_idle cards: one per mechanism above 1% of the span, savings from the measurement",
+          "[cpu_idle][findings]") {
+  auto in = inputs_of(constructed_trace());
+  const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+  const auto cands = ci::candidates(b);
+  ci::Utilization u;
+  u.timeline_file = "perf_report_csvs/gpu_timeline.csv";
+  u.total_time_ms = loupe::Json(5.6);
+  u.idle_time_ms = loupe::Json(5.54);
+  u.idle_percent = loupe::Json(98.93);
+  u.computation_percent = loupe::Json(1.07);
+  u.communication_percent = loupe::Json(0);
+  u.memcpy_percent = loupe::Json(0);
+  u.idle_flagged = true;
+  ci::FindingsInput fin;
+  fin.utilization = &u;
+  fin.breakdown = &b;
+  fin.candidates = &cands;
+
+  const auto doc = ci::build_findings(fin);
+  REQUIRE(doc.recommendations.size() == 4);  // queued wait (0.038 ms) stays below the gate
+  CHECK(doc.recommendations[0].title == "Host work before the next launch leaves the GPU idle");
+  CHECK(doc.recommendations[1].title == "Data loading between steps leaves the GPU idle");
+  CHECK(doc.recommendations[2].title == "Blocking host synchronization leaves the GPU idle");
+  CHECK(doc.recommendations[3].title ==
+        "Kernel launch overhead leaves the GPU idle between kernels");
+  REQUIRE(doc.recommendations[2].impact.has_value());
+  // 0.3 ms of sync in a 5.6 ms span: high 5.36, mid 75% = 4.02, low 50% = 2.68.
+  CHECK(loupe::dump_python_json(doc.recommendations[2].impact->high, -1) == "5.36");
+  CHECK(loupe::dump_python_json(doc.recommendations[2].impact->mid, -1) == "4.02");
+  CHECK(loupe::dump_python_json(doc.recommendations[2].impact->low, -1) == "2.68");
+  CHECK(doc.recommendations[2].action.find("`tensor.item()`") != std::string::npos);
+  CHECK(doc.recommendations[3].action.find("mode=\"reduce-overhead\"") != std::string::npos);
+  CHECK(doc.details.size() == doc.recommendations.size());
+
+  fin.compat = true;  // TraceLens's system tier: the same cards, impact not quantified
+  const auto compat = ci::build_findings(fin);
+  REQUIRE(compat.recommendations.size() == 4);
+  for (const auto& r : compat.recommendations) CHECK_FALSE(r.impact.has_value());
+
+  u.idle_flagged = false;  // compat at or below 15%: TraceLens's "acceptable range" card
+  const auto calm = ci::build_findings(fin);
+  REQUIRE(calm.recommendations.size() == 1);
+  CHECK(calm.recommendations[0].title == "GPU idle time is within the acceptable range");
 }
