@@ -236,9 +236,10 @@ TEST_CASE("a re-run replaces the earlier run: none of its files stay beside the 
   CHECK(read_text(out.path() / "notes.txt") == "the user's own file\n");
   const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
   const auto& analysis = (*run)["outputs"]["analysis"];
-  REQUIRE(analysis.Size() == 3);
+  REQUIRE(analysis.Size() == 4);
   CHECK(std::string(analysis[0].GetString()) == "category_data/test_segfaults_metrics.json");
-  CHECK(std::string(analysis[2].GetString()) == "loupe_run.json");
+  CHECK(std::string(analysis[2].GetString()) == "priority_data.json");
+  CHECK(std::string(analysis[3].GetString()) == "loupe_run.json");
   for (const auto& entry : fs::recursive_directory_iterator(out.path())) {
     CHECK_THAT(entry.path().filename().string(), !Catch::Contains(".tmp."));
   }

@@ -7,8 +7,11 @@
 #include <spdlog/spdlog.h>
 
 #include "../plugin/plugin_probe.hpp"
+#include "loupe/core/atomic_file.hpp"
 #include "loupe/core/category_finalizer.hpp"
+#include "loupe/core/json_convert.hpp"
 #include "loupe/core/plugin_executor.hpp"
+#include "loupe/core/report/priority_data.hpp"
 #include "loupe/core/run_record.hpp"
 #include "workload_detection.hpp"
 
@@ -77,6 +80,35 @@ Scope resolve_scope(const Model& model, const std::optional<Scope>& requested) {
     }
   }
   return Scope::Standalone;
+}
+
+}  // namespace
+
+namespace {
+
+// priority_data.json from this run's metrics files (docs/report.md); skipped without a manifest
+// (an --only run of a bare directory has nothing to rank against).
+void write_priority_data(const Model& model, AnalyzeReport& report,
+                         const std::filesystem::path& output_dir) {
+  const auto* manifest = model.document(kManifest);
+  if (manifest == nullptr) return;
+  std::vector<MetricsFile> files;
+  for (const auto& plugin : report.plugins) {
+    for (const auto& c : plugin.categories) {
+      if (c.metrics_path.empty()) continue;
+      if (const auto* metrics = model.document(c.metrics_path)) {
+        files.push_back(
+            {std::filesystem::path(c.metrics_path).filename().string(), to_owned_json(*metrics)});
+      }
+    }
+  }
+  const Json priority = build_priority_data(to_owned_json(*manifest), std::move(files));
+  try {
+    write_file_atomically(output_dir / kPriorityDataFile, priority_data_text(priority));
+    report.report_files.emplace_back(kPriorityDataFile);
+  } catch (const std::exception& e) {
+    spdlog::error("{} could not be written: {}", kPriorityDataFile, e.what());
+  }
 }
 
 }  // namespace
@@ -269,6 +301,7 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
     }
     report.plugins.push_back(std::move(outcome));
   }
+  write_priority_data(model, report, options.output_dir);
   write_run_record(options.output_dir, model, report, options);
   return report;
 }

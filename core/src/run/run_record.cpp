@@ -77,6 +77,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
       if (!c.findings_path.empty()) analysis.push_back(c.findings_path);
     }
   }
+  for (const auto& f : report.report_files) analysis.push_back(f);
   analysis.push_back("loupe_run.json");
   outputs["prepared"] = std::move(prepared);
   outputs["analysis"] = std::move(analysis);

@@ -59,6 +59,7 @@ struct AnalyzeReport {
   std::string workload_evidence;       // why: --workload, or what the trace shows
   std::vector<PluginOutcome> plugins;  // in execution order
   std::vector<std::string> unhandled;  // manifest categories no plugin handles
+  std::vector<std::string> report_files;  // run-level outputs (priority_data.json), relative
   bool any_error() const;
 };
 
