@@ -145,8 +145,11 @@ void split_gap(Gap& g, HostIndex& index) {
   }
   // The launch call and its latency.
   g.launch_bound_ns += free_time(host, std::max(a, s), std::min(b, e));
-  // Issued, but the op had not started: the device waited on something else.
-  g.other_ns[static_cast<int>(OtherReason::QueuedWait)] += free_time(host, std::max(b, s), e);
+  // Issued, but the op had not started: the device waited on something else, or (short gaps)
+  // switched from one queued op to the next.
+  const OtherReason queued = g.duration_ns() <= kDeviceSwitchMaxGapNs ? OtherReason::DeviceSwitch
+                                                                      : OtherReason::QueuedWait;
+  g.other_ns[static_cast<int>(queued)] += free_time(host, std::max(b, s), e);
 }
 
 }  // namespace
@@ -171,6 +174,8 @@ const char* to_string(OtherReason reason) {
       return "host_work";
     case OtherReason::QueuedWait:
       return "queued_wait";
+    case OtherReason::DeviceSwitch:
+      return "device_switch";
     case OtherReason::Unlinked:
       return "unlinked";
   }

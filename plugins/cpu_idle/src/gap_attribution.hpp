@@ -9,7 +9,9 @@
 //    reached that launch within kLaunchBoundWindowNs, or the time is the launch call itself
 //    plus kLaunchLatencyNs: the CPU was issuing the next launch;
 //  * other: DataLoader iteration, a longer host stretch before the launch (host work), work that
-//    was already queued but did not start (a device-side wait), or an op with no host launch.
+//    was already queued but did not start (a device-side wait; in gaps of at most
+//    kDeviceSwitchMaxGapNs the device's switch between back-to-back ops), or an op with no host
+//    launch.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +25,9 @@ namespace loupe::cpu_idle {
 inline constexpr std::int64_t kLaunchBoundWindowNs = 1'000'000;  // 1 ms
 // Time from the end of a launch call to the op's start that still counts as launch latency.
 inline constexpr std::int64_t kLaunchLatencyNs = 20'000;  // 20 µs
+// Queued work that starts at most this long after the previous op ends: the device's own
+// switch between back-to-back ops (graph replays, queued eager kernels), not a dependency.
+inline constexpr std::int64_t kDeviceSwitchMaxGapNs = 10'000;  // 10 µs
 
 struct Launch {
   std::int64_t ts_ns = 0;
@@ -57,11 +62,12 @@ struct HostCall {
 
 enum class IdleCause { LaunchBound, Synchronization, Other };
 // Why "other" time is not launch-bound or synchronization.
-enum class OtherReason { DataLoading, HostWork, QueuedWait, Unlinked };
-inline constexpr int kOtherReasonCount = 4;
+enum class OtherReason { DataLoading, HostWork, QueuedWait, DeviceSwitch, Unlinked };
+inline constexpr int kOtherReasonCount = 5;
 
-const char* to_string(IdleCause cause);     // launch_bound | synchronization | other
-const char* to_string(OtherReason reason);  // data_loading | host_work | queued_wait | unlinked
+const char* to_string(IdleCause cause);  // launch_bound | synchronization | other
+// data_loading | host_work | queued_wait | device_switch | unlinked
+const char* to_string(OtherReason reason);
 
 struct Gap {
   std::string device;

@@ -181,8 +181,9 @@ Json breakdown_json(const Breakdown& b, const std::vector<Candidate>& cands) {
       "aten::_local_scalar_dense / aten::item. Launch-bound: the op ending the gap was launched "
       "after the GPU went idle and the host reached its launch within 1 ms, or the time is its "
       "launch call plus 20 us. Other: DataLoader iteration (data_loading), a longer host stretch "
-      "before the launch (host_work), issued work that had not started (queued_wait), no host "
-      "launch (unlinked).";
+      "before the launch (host_work), issued work that had not started (queued_wait; in gaps of "
+      "at most 10 us device_switch, the device moving to the next queued op), no host launch "
+      "(unlinked).";
   return j;
 }
 

@@ -172,6 +172,20 @@ TEST_CASE("cpu_idle attribution without host launches or without GPU ops",
     CHECK(b.launch_bound_ns == 0);
     CHECK(ci::candidates(b).empty());  // unlinked time names no mechanism: no card
   }
+  SECTION("a short gap between queued ops is the device switching, not a dependency") {
+    // k2 is launched before k1 runs; the 5 µs between them: 3 µs launch call + latency
+    // (the call ends at 3, + 20 µs = 23), then 2 µs of device switch.
+    std::string e = op_launch("k1", 1, 0, 10, 10) + op_launch("k2", 2, 1, 25, 10);
+    auto in = inputs_of(it::trace_document(e));
+    const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+    REQUIRE(b.gaps.size() == 1);
+    CHECK(b.launch_bound_ns == 3'000);
+    CHECK(b.other_ns[static_cast<int>(ci::OtherReason::DeviceSwitch)] == 2'000);
+    CHECK(b.other_ns[kQueued] == 0);
+    const auto cands = ci::candidates(b);
+    REQUIRE(cands.size() == 1);  // the device switch names no mechanism
+    CHECK(cands[0].mechanism == ci::Mechanism::LaunchBound);
+  }
   SECTION("a trace with no GPU ops has no gaps") {
     auto in = inputs_of(it::trace_document(event("cpu_op", "aten::add", 0, 5)));
     CHECK(in.present);
