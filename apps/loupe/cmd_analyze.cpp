@@ -373,6 +373,16 @@ int run_analyze(const std::vector<std::string>& args) {
     // maps a small heap (fewer pages to share, fewer copy-on-write faults).
     ::malloc_trim(0);
   } else {
+    // Plan on the directory's outline first: a request that cannot run (an --only name no
+    // plugin takes, a manifest of the wrong shape) stops before any file is touched.
+    try {
+      std::vector<std::string> unhandled;
+      (void)core::plan_runs(core::outline_analysis_directory(dir), plugins, options.only,
+                            unhandled);
+    } catch (const core::PlanError& e) {
+      std::cerr << "loupe analyze: " << dir.string() << ": " << e.what() << "\n";
+      return kExitUsage;
+    }
     // Re-analyzing: the previous run's analyzer outputs go first, so no plugin reads them as
     // inputs and no stale file stays beside the new ones.
     std::error_code ec;

@@ -194,7 +194,7 @@ TEST_CASE("usage and input errors exit 2 with a message naming the problem", "[c
   write_manifest(in.path(), {"test_good"});
   r = run_loupe(analyze_args(in.path(), out.path(), {"good"}, {"--only", "nope"}));
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.err, Catch::Contains("--only nope: no loaded plugin handles this category"));
+  CHECK_THAT(r.err, Catch::Contains("no loaded plugin handles category 'nope'"));
 
   // Manifests of the wrong shape (found by fuzzing) name the problem.
   for (const auto& [manifest, why] : std::vector<std::pair<std::string, std::string>>{
@@ -236,10 +236,11 @@ TEST_CASE("a re-run replaces the earlier run: none of its files stay beside the 
   CHECK(read_text(out.path() / "notes.txt") == "the user's own file\n");
   const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
   const auto& analysis = (*run)["outputs"]["analysis"];
-  REQUIRE(analysis.Size() == 4);
+  REQUIRE(analysis.Size() == 5);
   CHECK(std::string(analysis[0].GetString()) == "category_data/test_segfaults_metrics.json");
   CHECK(std::string(analysis[2].GetString()) == "priority_data.json");
-  CHECK(std::string(analysis[3].GetString()) == "loupe_run.json");
+  CHECK(std::string(analysis[3].GetString()) == "findings.json");
+  CHECK(std::string(analysis[4].GetString()) == "loupe_run.json");
   for (const auto& entry : fs::recursive_directory_iterator(out.path())) {
     CHECK_THAT(entry.path().filename().string(), !Catch::Contains(".tmp."));
   }

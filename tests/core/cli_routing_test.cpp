@@ -113,7 +113,9 @@ TEST_CASE("routing: --only reaches the fallback for a compute table no one names
   auto r = run_loupe({"analyze", in.path().string(), "-o", out.path().string(), "-q",
                       "--plugin-dir", routing_dir(), "--only", "zz_extra"});
   INFO(r.out << r.err);
-  REQUIRE(r.exit_code == 0);
+  // The fallback analyzes it (the bundled generic analyzer reports ERROR for the missing
+  // metadata, the test one OK): either way the category reached the fallback.
+  REQUIRE(r.exit_code != 2);
   rapidjson::Document run;
   run.Parse(read_text(out.path() / "loupe_run.json").c_str());
   std::string plugin;

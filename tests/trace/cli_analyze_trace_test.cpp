@@ -3,6 +3,8 @@
 #include <rapidjson/document.h>
 #include <catch2/catch.hpp>
 
+#include <memory>
+
 #include "cli_runner.hpp"
 #include "test_paths.hpp"
 #include "trace_text.hpp"
@@ -178,4 +180,65 @@ TEST_CASE("loupe analyze --trace on the bundled sample reproduces TraceLens's di
     }
   }
   CHECK(compared == 29);  // 10 perf report tables, 11 category_data files, 8 metadata files
+}
+
+TEST_CASE("findings.json ranks every finding of the run with stable ids and ms savings",
+          "[trace][cli][report]") {
+  const fs::path trace =
+      loupe::test::bundled_data_dir() / "samples/mi300/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+  loupe::test::TempDir first, second;
+  for (const auto* out : {&first, &second}) {
+    const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out->path().string(),
+                              "--platform", "MI300X", "-q"});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+  }
+  auto doc = std::make_unique<rapidjson::Document>();
+  doc->Parse(loupe::test::read_text(first.path() / "findings.json").c_str());
+  REQUIRE(doc->IsObject());
+  CHECK(std::string((*doc)["schema"].GetString()) == "loupe.run_findings/1");
+  const double baseline = (*doc)["run"]["total_time_ms"].GetDouble();
+  CHECK(baseline > 30.0);  // the sample's GPU time span (33.131 ms in TraceLens's manifest)
+  const auto& findings = (*doc)["findings"];
+  REQUIRE(findings.IsArray());
+  REQUIRE(findings.Size() >= 3);
+  double previous = 1e300;
+  for (rapidjson::SizeType i = 0; i < findings.Size(); ++i) {
+    const auto& f = findings[i];
+    INFO("finding " << i << " " << f["title"].GetString());
+    CHECK(f["priority"].GetInt64() == static_cast<std::int64_t>(i) + 1);
+    const std::string id = f["id"].GetString();
+    CHECK(id.rfind(std::string(f["category"].GetString()) + "-", 0) == 0);
+    CHECK_FALSE(std::string(f["action"].GetString()).empty());
+    if (f["saving_ms"]["mid"].IsNumber()) {
+      const double mid = f["saving_ms"]["mid"].GetDouble();
+      CHECK(mid <= previous);  // ranked by the mid saving
+      previous = mid;
+      CHECK(mid ==
+            Approx(f["saving_percent_of_e2e"]["mid"].GetDouble() / 100.0 * baseline).epsilon(0.01));
+      CHECK(mid <= baseline);  // never more time than the run measured
+    }
+  }
+  // Every member the shipped schema requires is there (docs/schemas/run_findings.schema.json).
+  rapidjson::Document schema;
+  schema.Parse(loupe::test::read_text(loupe::test::bundled_data_dir().parent_path().parent_path() /
+                                      "docs/schemas/run_findings.schema.json")
+                   .c_str());
+  REQUIRE(schema.IsObject());
+  for (const auto& key : schema["required"].GetArray()) CHECK(doc->HasMember(key.GetString()));
+  for (const auto& key : schema["properties"]["run"]["required"].GetArray()) {
+    CHECK((*doc)["run"].HasMember(key.GetString()));
+  }
+  const auto& required = schema["properties"]["findings"]["items"]["required"];
+  REQUIRE(required.Size() >= 15);
+  for (const auto& f : findings.GetArray()) {
+    for (const auto& key : required.GetArray()) CHECK(f.HasMember(key.GetString()));
+  }
+  // The same workload keeps its ids from one run to the next.
+  auto again = std::make_unique<rapidjson::Document>();
+  again->Parse(loupe::test::read_text(second.path() / "findings.json").c_str());
+  REQUIRE((*again)["findings"].Size() == findings.Size());
+  for (rapidjson::SizeType i = 0; i < findings.Size(); ++i) {
+    CHECK(std::string((*again)["findings"][i]["id"].GetString()) == findings[i]["id"].GetString());
+  }
 }

@@ -96,4 +96,22 @@ Model load_analysis_directory(const fs::path& dir, ArchSet arch_set) {
   return model;
 }
 
+Model outline_analysis_directory(const fs::path& dir) {
+  Model model;
+  const fs::path manifest = dir / "category_data" / "category_manifest.json";
+  std::error_code ec;
+  if (fs::exists(manifest, ec)) {
+    const std::string name = "category_data/category_manifest.json";
+    try {
+      model.set_document(name, parse_json_document(read_file(manifest)));
+    } catch (const std::exception& e) {
+      model.set_load_error(name, manifest.string() + ": " + e.what());
+    }
+  }
+  for (const auto& path : files_with_extension(dir / "category_data", ".csv")) {
+    model.set_table("category_data/" + path.filename().string(), std::make_shared<CsvTable>());
+  }
+  return model;
+}
+
 }  // namespace loupe::core

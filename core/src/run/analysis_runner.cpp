@@ -12,7 +12,9 @@
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/report/priority_data.hpp"
+#include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/run_record.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "workload_detection.hpp"
 
 namespace loupe::core {
@@ -108,6 +110,20 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
     report.report_files.emplace_back(kPriorityDataFile);
   } catch (const std::exception& e) {
     spdlog::error("{} could not be written: {}", kPriorityDataFile, e.what());
+  }
+}
+
+// findings.json: every finding of the run in one ranked, versioned document
+// (docs/findings-schema.md).
+void write_run_findings(const Model& model, AnalyzeReport& report,
+                        const std::filesystem::path& output_dir) {
+  const Json doc = build_run_findings(model, report);
+  try {
+    write_file_atomically(output_dir / kRunFindingsFile,
+                          replace_invalid_utf8(dump_python_json(doc, 2, false)) + "\n");
+    report.report_files.emplace_back(kRunFindingsFile);
+  } catch (const std::exception& e) {
+    spdlog::error("{} could not be written: {}", kRunFindingsFile, e.what());
   }
 }
 
@@ -302,6 +318,7 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
     report.plugins.push_back(std::move(outcome));
   }
   write_priority_data(model, report, options.output_dir);
+  write_run_findings(model, report, options.output_dir);
   write_run_record(options.output_dir, model, report, options);
   return report;
 }

@@ -167,6 +167,7 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
         outcome.metrics_path = metrics_rel;
         outcome.findings_path = findings_rel;
         outcome.findings_count = count_cards(*findings_doc);
+        outcome.findings_document = findings_doc;
         if (no_data) outcome.message = header.message;
         return outcome;
       }

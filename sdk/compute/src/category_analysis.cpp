@@ -91,10 +91,9 @@ class OperationsBuilder {
   OperationsBuilder(const CategoryInputs& inputs, const AnalysisOptions& options)
       : in_(inputs), opt_(options) {}
 
-  // Operation order: kernel time descending, stable, NaN last (pandas nlargest keep="first").
-  std::vector<size_t> order(const std::vector<double>& kt) const {
-    std::vector<size_t> rows(in_.rows());
-    std::iota(rows.begin(), rows.end(), size_t{0});
+  // Operation order of the kept rows: kernel time descending, stable, NaN last (pandas
+  // nlargest keep="first").
+  std::vector<size_t> order(const std::vector<double>& kt, std::vector<size_t> rows) const {
     if (!in_.has_column(kKernelTimeSum)) return rows;
     std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
       if (missing(kt[a])) return false;
@@ -180,6 +179,7 @@ class OperationsBuilder {
       op["cov"] = cov;
       op["high_variance"] = cov > 1.0;
     }
+    if (opt_.operation_classifier) op["classification"] = opt_.operation_classifier(in_, row);
 
     const std::string kernels = in_.text(row, "kernel_details_summary").value_or("");
     const auto library = compat ? classify_library_tracelens(*name, kernels)
@@ -295,7 +295,19 @@ AnalysisResult analyze_category(const CategoryInputs& inputs_in, const AnalysisO
     kt[r] = inputs.number(r, kKernelTimeSum);
     if (!compat && missing(kt[r])) kt[r] = 0.0;  // I-8
   }
-  const double total_us = has_kt ? column_sum(inputs, kKernelTimeSum) : 0.0;
+  std::vector<size_t> kept;
+  for (size_t r = 0; r < inputs.rows(); ++r) {
+    if (!options.keep_row || options.keep_row(inputs, r)) kept.push_back(r);
+  }
+  const auto kept_sum = [&](std::string_view column) {
+    std::vector<double> values;
+    for (const size_t r : kept) {
+      const double v = inputs.number(r, column);
+      values.push_back(missing(v) ? 0.0 : v);
+    }
+    return numpy_sum(values);
+  };
+  const double total_us = has_kt ? kept_sum(kKernelTimeSum) : 0.0;
   const double total_ms = total_us / 1000;
   const std::optional<double> e2e = e2e_ms(inputs.metadata());
 
@@ -316,15 +328,15 @@ AnalysisResult analyze_category(const CategoryInputs& inputs_in, const AnalysisO
     metrics["total_time_ms"] = 0;
     metrics["percent_of_compute"] = 0;
   }
-  metrics["operation_count"] =
-      inputs.has_column("operation_count")
-          ? Json(static_cast<std::int64_t>(column_sum(inputs, "operation_count")))
-          : Json(static_cast<std::int64_t>(inputs.rows()));
+  metrics["operation_count"] = inputs.has_column("operation_count")
+                                   ? Json(static_cast<std::int64_t>(kept_sum("operation_count")))
+                                   : Json(static_cast<std::int64_t>(kept.size()));
 
   const OperationsBuilder builder(inputs, options);
   std::vector<OpImpactInput> impact_inputs;
   Json operations = Json::array();
-  for (const size_t row : builder.order(kt)) {
+  const std::vector<size_t> rows = builder.order(kt, kept);
+  for (const size_t row : rows) {
     OpBuild op;
     if (auto error = builder.build(row, kt[row], total_ms, e2e, op)) {
       result.status = AnalysisStatus::Error;
@@ -336,7 +348,6 @@ AnalysisResult analyze_category(const CategoryInputs& inputs_in, const AnalysisO
     impact_inputs.push_back(std::move(op.impact));
   }
   if (operations.size() <= kMaxOpsWithCallChain) {
-    std::vector<size_t> rows = builder.order(kt);
     for (size_t i = 0; i < rows.size(); ++i) {
       const std::string stack = inputs.text(rows[i], "call_stack_full").value_or("");
       operations.as_array()[i]["call_chain"] = string_list(extract_call_chain(stack));

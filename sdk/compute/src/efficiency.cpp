@@ -108,4 +108,12 @@ Efficiency compute_efficiency(const EfficiencyInputs& in, const JsonView& metada
   return out;
 }
 
+void append_peak_specs(Json& block, const JsonView& metadata) {
+  const auto value = [](const JsonView& v) { return v.present() ? v.to_json() : Json(); };
+  const JsonView maf = metadata["max_achievable_tflops"];
+  block["peak_maf_tflops"] =
+      maf.is_object() ? value(maf["matrix_bf16"]) : value(metadata["peak_bf16_maf_tflops"]);
+  block["peak_hbm_bw_tbs"] = value(metadata["peak_hbm_bw_tbs"]);
+}
+
 }  // namespace loupe::compute

@@ -24,6 +24,10 @@ class InputError : public std::runtime_error {
 // "platform". Throws InputError when DIR is not a readable directory.
 Model load_analysis_directory(const std::filesystem::path& dir, ArchSet arch_set = ArchSet::kAll);
 
+// What planning needs, read cheaply: the manifest, and the category tables by name only (empty),
+// so `loupe analyze` can refuse an impossible request before it touches any file.
+Model outline_analysis_directory(const std::filesystem::path& dir);
+
 // Reads a whole file. Throws std::runtime_error naming the file on failure.
 std::string read_file(const std::filesystem::path& path);
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -44,6 +45,8 @@ struct CategoryOutcome {
   std::string metrics_path;        // relative to the output directory
   std::string findings_path;       // relative to the output directory
   std::size_t findings_count = 0;  // cards in the findings file (OK with 0: nothing to fix)
+  // The plugin's findings document as rendered (status OK / NO_DATA), for the run's findings.json.
+  std::shared_ptr<const rapidjson::Document> findings_document;
   double wall_ms = 0.0;
 };
 

@@ -26,6 +26,12 @@ struct AnalysisOptions {
   // The category_specific block. Called with the loaded inputs; for NO_DATA the table has no
   // rows (and may be absent).
   std::function<Json(const CategoryInputs&)> category_specific;
+  // Optional per-operation "classification" object (TraceLens operation_classifier), written
+  // just before "library"; called with the CSV row of the operation.
+  std::function<Json(const CategoryInputs&, size_t row)> operation_classifier;
+  // Optional row filter (TraceLens pre-filtering): rows for which it returns false are left out
+  // of the totals, the operation count and operations[]. All rows are kept when empty.
+  std::function<bool(const CategoryInputs&, size_t row)> keep_row;
 };
 
 enum class AnalysisStatus { Ok, NoData, Error };

@@ -36,6 +36,10 @@ struct Efficiency {
 // peak_bf16_maf_tflops, else 1), as the JSON number TraceLens would print.
 Json resolve_peak_maf(const JsonView& metadata, const std::optional<std::string>& compute_spec);
 
+// TraceLens's get_peak_specs: appends peak_maf_tflops (max_achievable_tflops.matrix_bf16 when
+// that is an object, else peak_bf16_maf_tflops) and peak_hbm_bw_tbs to `block`, null when absent.
+void append_peak_specs(Json& block, const JsonView& metadata);
+
 Efficiency compute_efficiency(const EfficiencyInputs& in, const JsonView& metadata,
                               bool comparative);
 

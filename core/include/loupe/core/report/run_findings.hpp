@@ -1,0 +1,26 @@
+// findings.json: one versioned document for the whole run (docs/findings-schema.md, "Run
+// findings"): the run's facts and every finding of every category with a stable id, its
+// priority, what it names, the time it measured and the saving it estimates in ms and in %.
+#pragma once
+
+#include <string>
+
+#include "loupe/core/analysis_runner.hpp"
+#include "loupe/core/model.hpp"
+#include "loupe/json_value.hpp"
+
+namespace loupe::core {
+
+inline constexpr const char* kRunFindingsSchema = "loupe.run_findings/1";
+inline constexpr const char* kRunFindingsFile = "findings.json";
+
+// The document for a finished run: categories in execution order, findings ranked by their
+// mid saving (highest first; findings without a quantified saving after them).
+Json build_run_findings(const Model& model, const AnalyzeReport& report);
+
+// A finding's id: the category and what identifies the finding independently of its numbers
+// (the ops it names, or its title without digits), hashed, so that the same finding of the same
+// workload keeps its id from one run to the next.
+std::string finding_id(const std::string& category, const std::string& identity);
+
+}  // namespace loupe::core
