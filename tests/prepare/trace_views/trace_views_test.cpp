@@ -68,6 +68,18 @@ TEST_CASE("trace views list GPU ops by kind and per-op kernel time", "[prepare][
   CHECK(cell(2, "op_name") == "aten::copy_");
   CHECK(cell(3, "kind") == "memset");
   CHECK(cell(3, "memcpy_direction").empty());
+  // The launch call's time and thread, and the host stack above it.
+  CHECK(cell(0, "launcher_ts_ns") == "10000");
+  CHECK(cell(0, "launcher_dur_ns") == "5000");
+  CHECK(cell(0, "launcher_tid") == "1");
+  CHECK(cell(0, "op_stack") == "aten::mm");
+  CHECK(cell(1, "launcher_ts_ns").empty());  // unlinked
+  CHECK(cell(2, "launcher_ts_ns") == "130000");
+  CHECK(cell(2, "op_stack") == "aten::copy_");
+  // The first 14 columns keep their order (plugins that read them by position or name).
+  CHECK(gpu.column_name(13) == "bytes");
+  CHECK(gpu.column_name(14) == "launcher_ts_ns");
+  CHECK(views.host_calls->row_count() == 0);  // no sync, synchronous copy or scalar read
 
   const auto& ops = *views.op_kernels;
   REQUIRE(ops.row_count() == 2);  // aten::mm (gemm only: bias is unlinked), aten::copy_
@@ -77,6 +89,40 @@ TEST_CASE("trace views list GPU ops by kind and per-op kernel time", "[prepare][
   CHECK(ops.cell(0, 4).text == "3");
   CHECK(ops.cell(1, 1).text == "aten::copy_");
   CHECK(ops.cell(1, 3).number == 8.0);
+}
+
+TEST_CASE("trace/host_calls.csv lists the host calls that can hold the GPU idle",
+          "[prepare][trace_views]") {
+  constexpr const char* kSyncTrace = R"JSON({"traceEvents": [
+ {"ph":"X","cat":"python_function","name":"step.py(10): step","pid":1,"tid":1,"ts":0,"dur":500},
+ {"ph":"X","cat":"cpu_op","name":"aten::item","pid":1,"tid":1,"ts":10,"dur":100,"args":{"External id":1}},
+ {"ph":"X","cat":"cpu_op","name":"aten::_local_scalar_dense","pid":1,"tid":1,"ts":12,"dur":90,"args":{"External id":2}},
+ {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":1,"tid":1,"ts":14,"dur":5,"args":{"correlation":5}},
+ {"ph":"X","cat":"cuda_runtime","name":"cudaStreamSynchronize","pid":1,"tid":1,"ts":20,"dur":80,"args":{"correlation":6}},
+ {"ph":"X","cat":"cuda_runtime","name":"cudaMemcpy","pid":1,"tid":1,"ts":200,"dur":30,"args":{"correlation":7}},
+ {"ph":"X","cat":"user_annotation","name":"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__","pid":1,"tid":1,"ts":300,"dur":100}
+]})JSON";
+  auto loaded = lt::load_trace_bytes(kSyncTrace);
+  REQUIRE_FALSE(loaded.error.has_value());
+  const auto tree = lt::EventTree::build(loaded.model);
+  const auto views = lp::build_trace_views(loaded.model, tree);
+  const auto& calls = *views.host_calls;
+  REQUIRE(calls.row_count() == 5);
+  REQUIRE(calls.column_count() == 10);
+  CHECK(calls.column_name(1) == "kind");
+  CHECK(calls.cell(0, 1).text == "scalar_read");
+  CHECK(calls.cell(0, 2).text == "aten::item");
+  CHECK(calls.cell(1, 1).text == "scalar_read");
+  CHECK(calls.cell(1, 8).text == "aten::item");  // op_name: the cpu_op above
+  CHECK(calls.cell(2, 1).text == "sync");
+  CHECK(calls.cell(2, 2).text == "cudaStreamSynchronize");
+  CHECK(calls.cell(2, 4).text == "1");      // tid
+  CHECK(calls.cell(2, 5).text == "20000");  // ts_ns
+  CHECK(calls.cell(2, 6).text == "80000");  // dur_ns
+  CHECK(calls.cell(2, 8).text == "aten::_local_scalar_dense");
+  CHECK(calls.cell(2, 9).text == "aten::item > aten::_local_scalar_dense");
+  CHECK(calls.cell(3, 1).text == "sync_copy");  // cudaMemcpy (no Async)
+  CHECK(calls.cell(4, 1).text == "data_loader");
 }
 
 TEST_CASE("plugins read the trace views through the model", "[prepare][trace_views][cli]") {

@@ -94,6 +94,36 @@ std::int64_t busy_ns(const trace::TraceModel& model, const std::vector<Uid>& ops
   return total;
 }
 
+// The names of the cpu_op / python_function / user_annotation events above `uid`, outermost
+// first, at most kStackDepth of the innermost ones, joined by " > ".
+constexpr std::size_t kStackDepth = 8;
+std::string host_stack(const trace::TraceModel& model, const trace::EventTree& tree, Uid uid) {
+  std::vector<std::string_view> names;
+  for (Uid a = tree.parent(uid); a != trace::kNoUid && names.size() < kStackDepth;
+       a = tree.parent(a)) {
+    const trace::Category c = model.event(a).category;
+    if (c == trace::Category::kCpuOp || c == trace::Category::kPythonFunction ||
+        c == trace::Category::kUserAnnotation) {
+      names.push_back(model.name(a));
+    }
+  }
+  std::string out;
+  for (auto it = names.rbegin(); it != names.rend(); ++it) {
+    if (!out.empty()) out += " > ";
+    out += *it;
+  }
+  return out;
+}
+
+CsvCell time_or_empty(std::int64_t ns) {
+  return ns == trace::kNoValue ? CsvCell{} : number_cell(ns);
+}
+
+CsvCell tid_or_empty(const trace::TraceModel& model, const trace::Event& e) {
+  if (e.thread == trace::kNoIndex) return CsvCell{};
+  return text_cell(model.id_text(model.threads()[e.thread].key.tid));
+}
+
 std::string us_text(std::int64_t ns) {
   std::string out = std::to_string(ns / 1000);
   std::string frac = std::to_string(ns % 1000);
@@ -116,7 +146,11 @@ std::shared_ptr<const CsvTable> gpu_events_table(const trace::TraceModel& model,
                                      "op_uid",
                                      "op_name",
                                      "memcpy_direction",
-                                     "bytes"};
+                                     "bytes",
+                                     "launcher_ts_ns",
+                                     "launcher_dur_ns",
+                                     "launcher_tid",
+                                     "op_stack"};
   std::vector<CsvCell> cells;
   for (Uid u = 0; u < model.event_count(); ++u) {
     const trace::Event& e = model.event(u);
@@ -147,6 +181,16 @@ std::shared_ptr<const CsvTable> gpu_events_table(const trace::TraceModel& model,
                                      : CsvCell{});
     const auto bytes = int_arg(model, u, "bytes");
     cells.push_back(bytes ? number_cell(*bytes) : CsvCell{});
+    if (launcher == trace::kNoUid) {
+      cells.insert(cells.end(), 3, CsvCell{});
+    } else {
+      const trace::Event& l = model.event(launcher);
+      cells.push_back(time_or_empty(l.ts_ns));
+      cells.push_back(time_or_empty(l.dur_ns));
+      cells.push_back(tid_or_empty(model, l));
+    }
+    cells.push_back(launcher == trace::kNoUid ? CsvCell{}
+                                              : text_cell(host_stack(model, tree, launcher)));
   }
   return std::make_shared<const CsvTable>(std::move(header), std::move(cells));
 }
@@ -174,15 +218,65 @@ std::shared_ptr<const CsvTable> op_kernels_table(const trace::TraceModel& model,
   return std::make_shared<const CsvTable>(std::move(header), std::move(cells));
 }
 
+std::string_view host_call_kind(const trace::TraceModel& model, Uid uid) {
+  const trace::Event& e = model.event(uid);
+  const std::string_view name = model.name(uid);
+  if (trace::is_runtime_category(e.category)) {
+    if (name.find("Synchronize") != std::string_view::npos) return "sync";
+    if (name.find("emcpy") != std::string_view::npos &&
+        name.find("Async") == std::string_view::npos) {
+      return "sync_copy";
+    }
+    return {};
+  }
+  if (e.category == trace::Category::kCpuOp &&
+      (name == "aten::_local_scalar_dense" || name == "aten::item")) {
+    return "scalar_read";
+  }
+  if (e.category == trace::Category::kUserAnnotation && name.starts_with("enumerate(DataLoader)")) {
+    return "data_loader";
+  }
+  return {};
+}
+
+std::shared_ptr<const CsvTable> host_calls_table(const trace::TraceModel& model,
+                                                 const trace::EventTree& tree) {
+  std::vector<std::string> header = {"uid",   "kind",   "name",   "pid",     "tid",
+                                     "ts_ns", "dur_ns", "op_uid", "op_name", "op_stack"};
+  std::vector<CsvCell> cells;
+  for (Uid u = 0; u < model.event_count(); ++u) {
+    const std::string_view kind = host_call_kind(model, u);
+    if (kind.empty()) continue;
+    const trace::Event& e = model.event(u);
+    if (e.ts_ns == trace::kNoValue || e.dur_ns == trace::kNoValue) continue;
+    cells.push_back(number_cell(static_cast<std::int64_t>(u)));
+    cells.push_back(text_cell(std::string(kind)));
+    cells.push_back(text_cell(std::string(model.name(u))));
+    const trace::ThreadInfo* thread =
+        e.thread != trace::kNoIndex ? &model.threads()[e.thread] : nullptr;
+    cells.push_back(thread != nullptr ? text_cell(model.id_text(thread->key.pid)) : CsvCell{});
+    cells.push_back(tid_or_empty(model, e));
+    cells.push_back(number_cell(e.ts_ns));
+    cells.push_back(number_cell(e.dur_ns));
+    const Uid op = nearest_cpu_op(model, tree, u);
+    cells.push_back(uid_or_empty(op));
+    cells.push_back(op == trace::kNoUid ? CsvCell{} : text_cell(std::string(model.name(op))));
+    cells.push_back(text_cell(host_stack(model, tree, u)));
+  }
+  return std::make_shared<const CsvTable>(std::move(header), std::move(cells));
+}
+
 }  // namespace
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree) {
-  return {gpu_events_table(model, tree), op_kernels_table(model, tree)};
+  return {gpu_events_table(model, tree), op_kernels_table(model, tree),
+          host_calls_table(model, tree)};
 }
 
 void install_trace_views(Model& model, const TraceViews& views) {
   model.set_table("trace/gpu_events.csv", views.gpu_events);
   model.set_table("trace/op_kernels.csv", views.op_kernels);
+  if (views.host_calls) model.set_table("trace/host_calls.csv", views.host_calls);
 }
 
 }  // namespace loupe::core::prepare

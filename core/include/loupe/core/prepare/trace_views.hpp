@@ -7,10 +7,18 @@
 //    stream, ts_ns, dur_ns (exact integer nanoseconds), linked (True/False: reached from a host
 //    launch), launcher_uid / launcher_name (the runtime call), op_uid / op_name (nearest
 //    cpu_op above the launch), memcpy_direction (D2H | H2D | D2D | other, memcpys only),
-//    bytes (args.bytes when the trace records it).
+//    bytes (args.bytes when the trace records it), then launcher_ts_ns / launcher_dur_ns /
+//    launcher_tid (the runtime call's time and host thread) and op_stack (the cpu_op names
+//    above the launch, and python_function / user_annotation ones when the tree holds them,
+//    outermost first, " > ", at most 8).
 //  * "trace/op_kernels.csv" — one row per cpu_op whose subtree launched GPU work: op_uid,
 //    op_name, kernel_count, kernel_time_us (busy time: union of the intervals, exact ns / 1000),
 //    kernel_uids (space-separated, §2.6 order).
+//  * "trace/host_calls.csv" — host events that can hold the GPU idle: one row per runtime
+//    synchronize call (kind sync), synchronous memcpy call (sync_copy: a memcpy runtime call
+//    without "Async"), aten::_local_scalar_dense / aten::item (scalar_read) and DataLoader
+//    iteration annotation (data_loader), in trace order: uid, kind, name, pid, tid, ts_ns,
+//    dur_ns, op_uid / op_name (nearest cpu_op above), op_stack (as in gpu_events).
 #pragma once
 
 #include <memory>
@@ -25,6 +33,7 @@ namespace loupe::core::prepare {
 struct TraceViews {
   std::shared_ptr<const CsvTable> gpu_events;
   std::shared_ptr<const CsvTable> op_kernels;
+  std::shared_ptr<const CsvTable> host_calls;
 };
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree);

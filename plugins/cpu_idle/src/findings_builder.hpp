@@ -1,0 +1,28 @@
+// The system-tier findings document (docs/findings-schema.md) in the layout of TraceLens's
+// CPU/idle sub-agent: status and idle line, utilization table, then the cards.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gap_attribution.hpp"
+#include "loupe/findings.hpp"
+#include "loupe/vocabulary.hpp"
+#include "recommendations.hpp"
+#include "utilization.hpp"
+
+namespace loupe::cpu_idle {
+
+struct FindingsInput {
+  const Utilization* utilization = nullptr;
+  const Breakdown* breakdown = nullptr;  // null: no raw trace
+  const std::vector<Candidate>* candidates = nullptr;
+  bool compat = false;
+  Scope scope = Scope::Standalone;
+};
+
+findings::Document build_findings(const FindingsInput& in);
+findings::Document error_findings(const std::string& message, Scope scope);
+
+}  // namespace loupe::cpu_idle

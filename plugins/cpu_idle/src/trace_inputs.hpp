@@ -1,0 +1,35 @@
+// Reads the raw-trace views (trace/gpu_events.csv, trace/host_calls.csv; docs/writing-a-plugin.md
+// §4) into the attribution's inputs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gap_attribution.hpp"
+
+namespace loupe::cpu_idle {
+
+inline constexpr const char* kGpuEventsView = "trace/gpu_events.csv";
+inline constexpr const char* kHostCallsView = "trace/host_calls.csv";
+
+// A CSV view as text cells, independent of where it came from (the host model or a test).
+struct TextTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
+  size_t column(std::string_view name) const;  // npos when absent
+  std::string_view cell(size_t row, size_t column) const;
+  static constexpr size_t npos = static_cast<size_t>(-1);
+};
+
+struct TraceInputs {
+  bool present = false;  // false: the run did not start from a raw trace
+  std::string problem;   // a view is malformed: "<file>: <problem>"
+  std::vector<GpuOp> ops;
+  std::vector<HostCall> calls;
+};
+
+// `gpu_events` null: no raw trace. `host_calls` null: no host-call view (no sync attribution).
+TraceInputs read_trace_inputs(const TextTable* gpu_events, const TextTable* host_calls);
+
+}  // namespace loupe::cpu_idle
