@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -15,6 +16,7 @@
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/core/prepare/arch_selection.hpp"
 #include "loupe/core/run_outputs.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "trace_to_directory.hpp"
 
 namespace loupe::cli {
@@ -121,6 +123,14 @@ bool report_plugin_problems(const core::PluginSet& plugins, bool strict) {
   return true;
 }
 
+constexpr size_t kTopFindingsShown = 5;
+
+std::string fixed3(double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", value);
+  return buf;
+}
+
 void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir) {
   std::cout << "Loupe analysis (" << to_string(report.scope) << ") -> " << output_dir.string()
             << "\n";
@@ -144,6 +154,31 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
     if (rejected + shadowed > 0) {
       std::cout << "  plugin files not used: " << rejected << " rejected, " << shadowed
                 << " shadowed (reasons in loupe_run.json, `loupe plugins`)\n";
+    }
+  }
+  // The ranked answer: what to fix first and what it should buy (findings.json has them all).
+  if (const Json* findings = report.run_findings.find("findings");
+      findings != nullptr && findings->size() > 0) {
+    const Json* run = report.run_findings.find("run");
+    const Json* total = run == nullptr ? nullptr : run->find("total_time_ms");
+    std::cout << "Top findings";
+    if (total != nullptr && total->is_number()) {
+      std::cout << " (estimated saving each, of " << fixed3(total->as_double())
+                << " ms GPU time; savings can overlap)";
+    }
+    std::cout << ":\n";
+    size_t shown = 0;
+    for (const auto& f : findings->as_array()) {
+      if (shown++ == kTopFindingsShown) break;
+      const Json* mid = f.find("saving_ms") == nullptr ? nullptr : f.find("saving_ms")->find("mid");
+      std::cout << "  P" << f.find("priority")->as_int() << "  "
+                << (mid != nullptr && mid->is_number() ? fixed3(mid->as_double()) + " ms"
+                                                       : std::string("not quantified"))
+                << "\t" << f.find("category")->as_string() << "\t"
+                << core::escape_for_terminal(f.find("title")->as_string()) << "\n";
+    }
+    if (findings->size() > kTopFindingsShown) {
+      std::cout << "  ... " << findings->size() - kTopFindingsShown << " more in findings.json\n";
     }
   }
   if (!report.unhandled.empty()) {

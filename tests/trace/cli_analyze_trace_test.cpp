@@ -196,6 +196,9 @@ TEST_CASE("findings.json ranks every finding of the run with stable ids and ms s
                               "--platform", "MI300X", "-q"});
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
+    // The summary ends with the ranked answer.
+    CHECK_THAT(r.out, Catch::Contains("Top findings (estimated saving each, of ") &&
+                          Catch::Contains("\n  P1  ") && Catch::Contains("more in findings.json"));
   }
   auto doc = std::make_unique<rapidjson::Document>();
   doc->Parse(loupe::test::read_text(first.path() / "findings.json").c_str());

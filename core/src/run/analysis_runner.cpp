@@ -117,7 +117,8 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
 // (docs/findings-schema.md).
 void write_run_findings(const Model& model, AnalyzeReport& report,
                         const std::filesystem::path& output_dir) {
-  const Json doc = build_run_findings(model, report);
+  report.run_findings = build_run_findings(model, report);
+  const Json& doc = report.run_findings;
   try {
     write_file_atomically(output_dir / kRunFindingsFile,
                           replace_invalid_utf8(dump_python_json(doc, 2, false)) + "\n");
