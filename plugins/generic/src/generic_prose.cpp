@@ -64,7 +64,7 @@ std::vector<std::string> GenericProse::identification_extras(
         "amortized and only the kernel time remains.");
   }
   const Json& sub =
-      compute::field(&compute::field(compute::lead_operation(f), "classification"), "sub_category");
+      compute::field(&compute::field(compute::dominant_operation(f), "classification"), "sub_category");
   if (sub.is_string()) {
     out.push_back("Sub-category: " + sub.as_string() + ". Sub-category is heuristic " + kDash +
                   " verify against op semantics before acting on it.");

@@ -36,7 +36,7 @@ struct Decision {
 
 Decision decide(const compute::FindingContext& f) {
   Decision d;
-  const Json* op = compute::lead_operation(f);
+  const Json* op = compute::dominant_operation(f);
   if (op == nullptr) return d;
   d.facts = attention_facts(*op);
   const AttentionFacts& a = d.facts;
@@ -144,7 +144,7 @@ std::string SdpaProse::no_data_message() const { return "No SDPA operations foun
 
 std::string SdpaProse::insight(const compute::FindingContext& f) const {
   if (f.comparative) return FindingsProse::insight(f);
-  const Json* op = compute::lead_operation(f);
+  const Json* op = compute::dominant_operation(f);
   if (op == nullptr) return FindingsProse::insight(f);
   const AttentionFacts a = attention_facts(*op);
   std::string what = implementation_text(a.type);
@@ -261,7 +261,7 @@ std::vector<std::string> SdpaProse::expectation_sentences(const compute::Finding
 }
 
 std::vector<std::string> SdpaProse::identification_extras(const compute::FindingContext& f) const {
-  const Json* op = compute::lead_operation(f);
+  const Json* op = compute::dominant_operation(f);
   if (op == nullptr) return {};
   const AttentionFacts a = attention_facts(*op);
   std::vector<std::string> out{
@@ -287,7 +287,7 @@ std::vector<std::string> SdpaProse::identification_extras(const compute::Finding
 }
 
 std::vector<std::string> SdpaProse::reasoning_extras(const compute::FindingContext& f) const {
-  const Json* op = compute::lead_operation(f);
+  const Json* op = compute::dominant_operation(f);
   if (op == nullptr) return {};
   if (attention_facts(*op).type == AttentionType::Paged) {
     return {"Per-request KV-cache hit rate not visible from trace data."};

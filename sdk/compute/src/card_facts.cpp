@@ -61,7 +61,10 @@ std::string kernel_list(const std::string& names, size_t& count) {
 }  // namespace
 
 const Json* dominant_operation(const FindingContext& f) {
-  return f.operations.empty() ? nullptr : f.operations.front();
+  for (const Json* op : f.operations) {
+    if (op != nullptr) return op;
+  }
+  return nullptr;
 }
 
 std::string member_facts(const FindingContext& f, size_t member) {

@@ -3,20 +3,13 @@
 
 namespace loupe::compute {
 
-const Json* lead_operation(const FindingContext& f) {
-  for (const Json* op : f.operations) {
-    if (op != nullptr) return op;
-  }
-  return nullptr;
-}
-
 std::string lead_operation_name(const FindingContext& f) {
   const Json& members = field(&f.finding, "members");
   if (members.is_array() && members.size() > 0) {
     const Json& name = field(&members.as_array()[0], "operation");
     if (name.is_string()) return name.as_string();
   }
-  return field_text(lead_operation(f), "name");
+  return field_text(dominant_operation(f), "name");
 }
 
 std::string efficiency_phrase(const Json* op) {
@@ -39,7 +32,7 @@ std::string efficiency_phrase(const Json* op) {
 }
 
 std::string measured_facts(const FindingContext& f, const std::string& what) {
-  const Json* op = lead_operation(f);
+  const Json* op = dominant_operation(f);
   const std::string kernel = field_text(op, "kernel_name_trunc");
   std::string out = "`" + lead_operation_name(f) + "`" + (what.empty() ? "" : " (" + what + ")") +
                     " runs " + (kernel.empty() ? std::string("its kernels") : "`" + kernel + "`") +

@@ -21,7 +21,7 @@ std::string member_facts(const FindingContext& f, size_t member);
 // (T ms)" for the rest.
 std::string members_facts(const FindingContext& f, size_t max_members = 3);
 
-// The first member's operations[] entry (nullptr when it was not found).
+// The first member's operations[] entry that was found (nullptr when none was).
 const Json* dominant_operation(const FindingContext& f);
 
 // The distinct member op names, backticked and joined ("`aten::add`, `aten::mul` and 2 more").

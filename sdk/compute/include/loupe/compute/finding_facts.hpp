@@ -5,12 +5,11 @@
 
 #include <string>
 
+#include "loupe/compute/card_facts.hpp"
 #include "loupe/compute/findings_builder.hpp"
 
 namespace loupe::compute {
 
-// The finding's first member operation (its operations[] entry); nullptr when none joined.
-const Json* lead_operation(const FindingContext& f);
 // The first member's operation name.
 std::string lead_operation_name(const FindingContext& f);
 
