@@ -225,6 +225,7 @@ void check_conv(const fs::path& out, const std::string& category, ConvCounts& co
 struct MultiKernelCounts {
   int evaluated = 0;
   int reported = 0;
+  int capped_by_cpu_idle = 0;
 };
 
 // The multi-kernel S1 invariants (docs/deviations.md): the idle time credited to D2H and
@@ -243,6 +244,16 @@ void check_multi_kernel(const fs::path& out, MultiKernelCounts& counts) {
   CHECK(idle <= number(m, "total_time_ms") + kEpsMs);
   CHECK(number(s, "estimated_savings_ms_high") <= idle_after + kEpsMs);
   CHECK(number(s, "estimated_savings_ms") <= number(s, "estimated_savings_ms_high") + kEpsMs);
+  // One owner of idle attribution: the host-wait card claims no more idle than cpu_idle measured
+  // the host blocked in synchronizing calls (the rest of those gaps is data loading, host work).
+  rapidjson::Document cpu_idle;
+  if (parse(out / "category_data/cpu_idle_metrics.json", cpu_idle) &&
+      cpu_idle.HasMember("idle_breakdown") && cpu_idle["idle_breakdown"]["evaluated"].GetBool()) {
+    ++counts.capped_by_cpu_idle;
+    const double blocked = number(cpu_idle["idle_breakdown"]["by_cause"], "synchronization_ms");
+    CHECK(number(s, "claimed_idle_ms") <= blocked + kEpsMs);
+    CHECK(number(s, "estimated_savings_ms_high") <= blocked + kEpsMs);
+  }
   if (!s["reported"].GetBool()) return;
   ++counts.reported;
   const std::string md = read_text(out / "system_findings/multi_kernel_findings.md");
@@ -340,7 +351,11 @@ TEST_CASE("invariants: every trace of the pack, default mode", "[fusion][pack]")
   CHECK(conv.findings >= 5);
   CHECK(conv.layout_cards >= 4);
   CHECK(multi_kernel.evaluated >= 12);  // 13: the runs whose manifest lists multi_kernel
-  CHECK(multi_kernel.reported >= 2);
+  // Every evaluated run had cpu_idle's attribution to bound it. On the pack no run's host was
+  // blocked long enough for a host-wait card (h100_owlv2's 496 ms after D2H copies is 5.2 ms of
+  // blocking and 491 ms of data loading, which cpu_idle reports), so none is expected.
+  CHECK(multi_kernel.capped_by_cpu_idle == multi_kernel.evaluated);
+  CHECK(multi_kernel.reported == 0);
   // The sweep saw real fusion cards, not only empty runs.
   CHECK(fusion.runs_with_estimates >= 7);
   CHECK(fusion.estimates >= 12);

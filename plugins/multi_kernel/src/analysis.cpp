@@ -101,6 +101,9 @@ AnalysisOutput analyze_data(const Json& data, const AnalysisInputs& inputs,
   read_comm_kernels(sections.nccl_summary, result);
   if (result.corrected && result.scope == Scope::Standalone) {
     result.sync_idle = assess_sync_idle(inputs.gpu_events ? &*inputs.gpu_events : nullptr);
+    if (inputs.cpu_idle_metrics) {
+      result.sync_idle.host_blocked_ms = cpu_idle_host_blocked_ms(*inputs.cpu_idle_metrics);
+    }
   }
 
   AnalysisOutput out;

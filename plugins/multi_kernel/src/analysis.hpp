@@ -24,7 +24,8 @@ struct AnalysisInputs {
   std::string manifest_load_error;
   std::map<std::string, RawTable> tables;  // "perf_report_csvs/gpu_timeline.csv", ...
   std::map<std::string, std::string> table_load_errors;
-  std::optional<RawTable> gpu_events;  // trace/gpu_events.csv, when the run started from a trace
+  std::optional<RawTable> gpu_events;    // trace/gpu_events.csv, when the run started from a trace
+  std::optional<Json> cpu_idle_metrics;  // this run's cpu_idle result, when it ran first
 };
 
 struct AnalysisOptions {

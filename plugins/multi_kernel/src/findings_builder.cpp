@@ -328,6 +328,11 @@ std::string idle_sentence(const AnalysisResult& result) {
       fixed(s.total_idle_ms > 0 ? s.idle_after_ms / s.total_idle_ms * 100 : 0, 2) + "% of its " +
       fixed(s.total_idle_ms, 3) + " ms of idle gaps), the longest gap " +
       fixed(s.largest_gap_ms, 3) + " ms.";
+  if (s.host_blocked_ms && s.claimed_ms() < s.idle_after_ms) {
+    text += " The host was blocked in synchronizing calls for only " + fixed(s.claimed_ms(), 3) +
+            " ms of GPU idle (cpu_idle's attribution); this card claims that much, the rest of "
+            "those gaps has other causes (see the cpu_idle findings).";
+  }
   if (!s.sources.empty()) {
     const auto& top = s.sources.front();
     text += " Most of it follows copies from " +
@@ -570,8 +575,11 @@ fd::ImpactScores idle_impact(const AnalysisResult& result) {
       "impact_score: " + loupe::dump_python_json(value("impact_score"), -1) +
           "; estimated saving " + fixed3_rounded(s.mid_ms) + " ms (high " +
           fixed3_rounded(s.high_ms) +
-          " ms: the idle time measured after the copies, an upper bound, since host work done in "
-          "those gaps stays unless it overlaps GPU work)"};
+          (result.sync_idle.host_blocked_ms
+               ? std::string(" ms: the idle time the host spent blocked after the copies, an upper "
+                             "bound)")
+               : std::string(" ms: the idle time measured after the copies, an upper bound, since "
+                             "host work done in those gaps stays unless it overlaps GPU work)"))};
 }
 
 fd::Document build_findings(const AnalysisResult& result, const std::vector<Card>& cards) {

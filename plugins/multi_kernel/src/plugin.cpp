@@ -47,6 +47,9 @@ mk::AnalysisInputs read_inputs(const loupe::ModelView& model) {
   if (const auto events = model.table(mk::kGpuEventsView)) {
     inputs.gpu_events = copy_table(events);
   }
+  if (const auto cpu_idle = model.document(mk::kCpuIdleMetrics)) {
+    inputs.cpu_idle_metrics = cpu_idle.to_json();
+  }
   for (const char* file : kTimelineFiles) {
     if (const auto table = model.table(file)) {
       inputs.tables.emplace(file, copy_table(table));
@@ -76,7 +79,8 @@ class MultiKernelAnalyzer {
       "Memory copies, communication blocking compute, and compute/communication overlap";
   static constexpr loupe::Tier tier = loupe::Tier::System;
   static constexpr std::array<const char*, 1> categories{"multi_kernel"};
-  static constexpr std::array<const char*, 0> reads{};
+  // cpu_idle's idle attribution bounds the idle time a host-wait card may claim.
+  static constexpr std::array<const char*, 1> reads{"cpu_idle"};
 
   void analyze(loupe::AnalysisContext& ctx) {
     mk::AnalysisOptions options;

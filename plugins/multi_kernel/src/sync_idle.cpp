@@ -113,18 +113,30 @@ SyncIdle assess_sync_idle(const RawTable* gpu_events) {
   return out;
 }
 
+std::optional<double> cpu_idle_host_blocked_ms(const Json& cpu_idle_metrics) {
+  const Json* breakdown = cpu_idle_metrics.find("idle_breakdown");
+  if (breakdown == nullptr) return std::nullopt;
+  const Json* evaluated = breakdown->find("evaluated");
+  if (evaluated == nullptr || !evaluated->is_bool() || !evaluated->as_bool()) return std::nullopt;
+  const Json* by_cause = breakdown->find("by_cause");
+  const Json* sync = by_cause == nullptr ? nullptr : by_cause->find("synchronization_ms");
+  if (sync == nullptr || !sync->is_number() || !(sync->as_double() >= 0)) return std::nullopt;
+  return sync->as_double();
+}
+
 SyncIdleSavings sync_idle_savings(const SyncIdle& s, double span_ms) {
   SyncIdleSavings out;
-  out.high_ms = s.idle_after_ms;
-  out.mid_ms = 0.875 * s.idle_after_ms;
-  out.low_ms = 0.75 * s.idle_after_ms;
-  out.percent_of_span = span_ms > 0 ? s.idle_after_ms / span_ms * 100 : 0.0;
+  const double claimed = s.claimed_ms();
+  out.high_ms = claimed;
+  out.mid_ms = 0.875 * claimed;
+  out.low_ms = 0.75 * claimed;
+  out.percent_of_span = span_ms > 0 ? claimed / span_ms * 100 : 0.0;
   return out;
 }
 
 bool sync_idle_reportable(const SyncIdle& s, double span_ms) {
   return s.evaluated && s.copies_before_idle > 0 && span_ms > 0 &&
-         s.idle_after_ms / span_ms * 100 >= kSyncIdleCardPercent;
+         s.claimed_ms() / span_ms * 100 >= kSyncIdleCardPercent;
 }
 
 Json sync_idle_json(const SyncIdle& s, double span_ms) {
@@ -150,6 +162,10 @@ Json sync_idle_json(const SyncIdle& s, double span_ms) {
     sources.push_back(std::move(item));
   }
   j["sources"] = std::move(sources);
+  if (s.host_blocked_ms) {
+    j["host_blocked_ms_per_cpu_idle"] = py_round(PyNumber::real(*s.host_blocked_ms), 3).to_json();
+  }
+  j["claimed_idle_ms"] = py_round(PyNumber::real(s.claimed_ms()), 3).to_json();
   const SyncIdleSavings savings = sync_idle_savings(s, span_ms);
   j["reported"] = sync_idle_reportable(s, span_ms);
   j["estimated_savings_ms"] = py_round(PyNumber::real(savings.mid_ms), 3).to_json();

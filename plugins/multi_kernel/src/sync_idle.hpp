@@ -5,7 +5,9 @@
 // time the copy's host wait causes (the host reads the result before it launches more work).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,7 +36,21 @@ struct SyncIdle {
   double total_idle_ms = 0.0;  // every gap between busy intervals, all devices
   double largest_gap_ms = 0.0;
   std::vector<SyncIdleSource> sources;  // by idle time, descending
+  // What the cpu_idle analyzer measured the host spending inside blocking calls during GPU
+  // idle (its idle_breakdown.by_cause.synchronization_ms), when it ran on this trace. A gap
+  // after a copy is only as much a host wait as the host was blocked: the rest of it (data
+  // loading, host work) has other causes, and cpu_idle reports them.
+  std::optional<double> host_blocked_ms;
+  // The idle time this analyzer claims: idle_after_ms, capped by host_blocked_ms.
+  double claimed_ms() const {
+    return host_blocked_ms ? std::min(idle_after_ms, *host_blocked_ms) : idle_after_ms;
+  }
 };
+
+inline constexpr const char* kCpuIdleMetrics = "category_data/cpu_idle_metrics.json";
+
+// idle_breakdown.by_cause.synchronization_ms of cpu_idle's metrics, when evaluated.
+std::optional<double> cpu_idle_host_blocked_ms(const Json& cpu_idle_metrics);
 
 // `gpu_events` null: not evaluated.
 SyncIdle assess_sync_idle(const RawTable* gpu_events);

@@ -63,3 +63,27 @@ TEST_CASE("multi_kernel S1: without the raw-trace timeline nothing is claimed", 
   CHECK_FALSE(mk::sync_idle_reportable(s, 10.0));
   CHECK(mk::sync_idle_json(s, 10.0).find("details") != nullptr);
 }
+
+TEST_CASE("multi_kernel S1: the claim is capped by the host blocking cpu_idle measured",
+          "[multi_kernel]") {
+  mk::SyncIdle s;
+  s.evaluated = true;
+  s.copies = 3;
+  s.copies_before_idle = 3;
+  s.idle_after_ms = 40.0;
+  CHECK(s.claimed_ms() == 40.0);  // without cpu_idle, the whole gaps after the copies
+  loupe::Json metrics = loupe::Json::object();
+  metrics["idle_breakdown"]["evaluated"] = true;
+  metrics["idle_breakdown"]["by_cause"]["synchronization_ms"] = 2.5;
+  s.host_blocked_ms = mk::cpu_idle_host_blocked_ms(metrics);
+  REQUIRE(s.host_blocked_ms.has_value());
+  CHECK(s.claimed_ms() == 2.5);
+  const auto savings = mk::sync_idle_savings(s, 100.0);
+  CHECK(savings.high_ms == 2.5);
+  CHECK(savings.mid_ms == Approx(2.1875));
+  CHECK(mk::sync_idle_reportable(s, 100.0));        // 2.5 % of the span
+  CHECK_FALSE(mk::sync_idle_reportable(s, 400.0));  // 0.625 %: below the 1 % card gate
+  // An attribution that was not evaluated (no raw trace for cpu_idle) caps nothing.
+  metrics["idle_breakdown"]["evaluated"] = false;
+  CHECK_FALSE(mk::cpu_idle_host_blocked_ms(metrics).has_value());
+}
