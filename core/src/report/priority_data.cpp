@@ -155,6 +155,7 @@ Json aggregate(const Json& manifest, std::vector<MetricsFile> files, int max_rec
     PyNumber operations;
   };
   std::vector<PlotRec> recs;
+  recs.reserve(quantified.size());
   for (const auto& q : quantified) {
     recs.push_back({q.category_value, py::round_half_even(q.impact, 2),
                     py::round_half_even(q.low, 2), py::round_half_even(q.high, 2), q.operations});

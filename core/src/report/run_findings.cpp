@@ -62,7 +62,7 @@ std::string short_hash(const std::string& text) {
   }
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return std::string(buf, 12);
+  return {buf, 12};
 }
 
 std::string without_digits(const std::string& title) {

@@ -11,12 +11,12 @@
 namespace loupe::core {
 
 inline Json to_owned_json(const rapidjson::Value& v) {
-  if (v.IsNull()) return Json();
-  if (v.IsBool()) return Json(v.GetBool());
-  if (v.IsInt64()) return Json(static_cast<long long>(v.GetInt64()));
-  if (v.IsUint64()) return Json(static_cast<double>(v.GetUint64()));
-  if (v.IsNumber()) return Json(v.GetDouble());
-  if (v.IsString()) return Json(std::string(v.GetString(), v.GetStringLength()));
+  if (v.IsNull()) return {};
+  if (v.IsBool()) return {v.GetBool()};
+  if (v.IsInt64()) return {static_cast<long long>(v.GetInt64())};
+  if (v.IsUint64()) return {static_cast<double>(v.GetUint64())};
+  if (v.IsNumber()) return {v.GetDouble()};
+  if (v.IsString()) return {std::string(v.GetString(), v.GetStringLength())};
   if (v.IsArray()) {
     Json out = Json::array();
     for (const auto& item : v.GetArray()) out.push_back(to_owned_json(item));
