@@ -275,16 +275,16 @@ Json build_priority_data(const Json& manifest, std::vector<MetricsFile> metrics_
   try {
     return aggregate(manifest, std::move(metrics_files), max_recommendations);
   } catch (const ShapeError&) {
-    Json out = Json::object();
-    out["baseline_ms"] = 0;
-    out["priorities"] = Json::array();
-    out["recommendations"] = Json::array();
-    out["findings"] = Json::array();
-    out["all_estimates"] = Json::array();
-    return out;
   } catch (const std::bad_variant_access&) {
-    return build_priority_data(Json(), {}, max_recommendations);
   }
+  // TraceLens's document when its aggregation fails: nothing ranked, no partial answer.
+  Json out = Json::object();
+  out["baseline_ms"] = 0;
+  out["priorities"] = Json::array();
+  out["recommendations"] = Json::array();
+  out["findings"] = Json::array();
+  out["all_estimates"] = Json::array();
+  return out;
 }
 
 std::string priority_data_text(const Json& priority_data) {

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cli_runner.hpp"
+#include "prepare_test_support.hpp"
 #include "reference_pack.hpp"
 #include "test_paths.hpp"
 
@@ -41,13 +42,9 @@ TEST_CASE("raw trace to findings: metrics equal TraceLens's for every reference 
       }
       REQUIRE(fs::exists(expected));
       // The pack writes the recording machine's temp directory as <tmp> (b200_eager's Inductor
-      // call stacks); the trace itself still holds it, so undo that in the comparison.
-      std::string ours = loupe::test::read_text(entry.path());
-      for (auto pos = ours.find("/tmp/torchinductor_"); pos != std::string::npos;
-           pos = ours.find("/tmp/torchinductor_", pos)) {
-        ours.replace(pos, 4, "<tmp>");
-      }
-      CHECK(ours == loupe::test::read_text(expected));
+      // call stacks); the trace itself still holds it, so undo that in the reference.
+      CHECK(loupe::test::read_text(entry.path()) ==
+            loupe::test::undo_tmp_placeholder(loupe::test::read_text(expected)));
       ++compared;
     }
   }
