@@ -1,5 +1,5 @@
 // TraceLens parity on the reference pack (skipped without ../shared): every conv metrics file
-// TraceLens wrote for a real or synthetic run, and the synthetic cases of spec conv.md §6, must
+// TraceLens wrote for a real or synthetic run, and the synthetic cases of spec docs/contracts/conv.md §6, must
 // be reproduced byte for byte by `--compat tracelens`; the default mode must produce findings
 // that pass TraceLens's validator on the same inputs.
 #include <catch2/catch.hpp>

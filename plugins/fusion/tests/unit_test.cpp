@@ -1,4 +1,4 @@
-// Unit tests of the fusion analyzer logic against the spec's exact cases (shared/spec/fusion.md
+// Unit tests of the fusion analyzer logic against the spec's exact cases (docs/contracts/fusion.md
 // §6: T1-T11, T24) plus the default-mode corrections that live in the logic library.
 #include <catch2/catch.hpp>
 

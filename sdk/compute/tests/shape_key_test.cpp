@@ -1,4 +1,4 @@
-// The §1.6 shape key (spec fusion.md T11 vectors), shared by prepare and the fusion plugin.
+// The §1.6 shape key (spec docs/contracts/fusion.md T11 vectors), shared by prepare and the fusion plugin.
 #include <catch2/catch.hpp>
 
 #include <optional>

@@ -1,4 +1,4 @@
-// coll_analysis.csv on small inline traces, values computed by hand (trace_model.md §3.11).
+// coll_analysis.csv on small inline traces, values computed by hand (docs/contracts/trace_model.md §3.11).
 //
 // TraceLens facts these cases pin down (from reading its NcclAnalyser and perf report):
 // * Kernels considered: cat "kernel", name containing nccl / rccl / cross_device_reduce in

@@ -1,4 +1,4 @@
-// Comparative fusion candidates (spec fusion.md §1.3, §2.7): CPython's set order for the LCA
+// Comparative fusion candidates (spec docs/contracts/fusion.md §1.3, §2.7): CPython's set order for the LCA
 // ids, the gates on a small inline trace, and byte parity with TraceLens's comparative runs.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Helper vectors of spec fusion.md T16-T19, T21 (t_orch.out), plus the pandas float parser.
+// Helper vectors of spec docs/contracts/fusion.md T16-T19, T21 (t_orch.out), plus the pandas float parser.
 #include <catch2/catch.hpp>
 
 #include <optional>

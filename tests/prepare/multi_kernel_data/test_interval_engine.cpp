@@ -1,4 +1,4 @@
-// Interval-engine cases I1-I9 (spec multi_kernel.md §8.6), values and int/float spelling as
+// Interval-engine cases I1-I9 (spec docs/contracts/multi_kernel.md §8.6), values and int/float spelling as
 // TraceLens returned them (expected/interval_engine_cases.txt).
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// TC01-TC13 (spec multi_kernel.md §8.2): multi_kernel_data.json byte-identical to TraceLens's,
+// TC01-TC13 (spec docs/contracts/multi_kernel.md §8.2): multi_kernel_data.json byte-identical to TraceLens's,
 // gpu_utilization equal to the manifest's, category created exactly when TraceLens created it.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Per-family models on the spec's worked checks (trace_model.md §3.6.3, §3.9.4–§3.9.8). The
+// Per-family models on the spec's worked checks (docs/contracts/trace_model.md §3.6.3, §3.9.4–§3.9.8). The
 // expected numbers are the ones TraceLens wrote for these ops in the reference pack.
 #include <catch2/catch.hpp>
 

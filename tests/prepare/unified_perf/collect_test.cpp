@@ -1,4 +1,4 @@
-// Which ops become unified_perf_summary rows (trace_model.md §3.6.1): has_model(e) includes
+// Which ops become unified_perf_summary rows (docs/contracts/trace_model.md §3.6.1): has_model(e) includes
 // the class's can_model check, so an inductor op whose trace args do not describe its kernel
 // is an unmodeled leaf row rather than a modeled one.
 #include <catch2/catch.hpp>

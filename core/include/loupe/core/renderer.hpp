@@ -1,5 +1,5 @@
 // The common findings renderer: a findings document (docs/findings-schema.md) to the markdown
-// grammar TraceLens's validator accepts (shared/spec/findings_and_validator.md §1 and §6).
+// grammar TraceLens's validator accepts (docs/contracts/findings_and_validator.md §1 and §6).
 #pragma once
 
 #include <stdexcept>

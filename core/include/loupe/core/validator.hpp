@@ -1,6 +1,6 @@
 #pragma once
 // Level-1 findings validator: a native reimplementation of TraceLens's
-// `validate_findings_file` (spec: findings_and_validator.md §2.1, §2.2).
+// `validate_findings_file` (spec: docs/contracts/findings_and_validator.md §2.1, §2.2).
 //
 // ValidationMode::TraceLens reproduces TraceLens exactly, quirks included.
 // ValidationMode::Default differs only by accepting three legitimate forms that

@@ -1,4 +1,4 @@
-// orchestrator_prepare Step 5 (conv.md §1.2): unified_perf_summary.csv rows split by
+// orchestrator_prepare Step 5 (docs/contracts/conv.md §1.2): unified_perf_summary.csv rows split by
 // `op category` into category_data/<cat>_ops.csv, with the manifest entries and the
 // time breakdown of Step 5.5.
 #pragma once

@@ -70,7 +70,7 @@ Json kernel_fusion_entry(const DocumentContext& ctx, std::size_t candidate_count
   e["csv_file"] = nullptr;
   e["metadata_file"] = nullptr;
   e["data_file"] = ctx.output_dir + "/category_data/fusion_candidates.json";
-  // Step 5.5 gives this entry the breakdown of an empty frame (fusion.md Q32).
+  // Step 5.5 gives this entry the breakdown of an empty frame (docs/contracts/fusion.md Q32).
   e["gpu_kernel_time_ms"] = 0.0;
   e["cpu_duration_ms"] = 0.0;
   e["sync_time_ms"] = 0;

@@ -1,6 +1,6 @@
 // The JSON documents orchestrator_prepare writes besides the data files:
 // metadata/<cat>_metadata.json, metadata/model_info.json and the category manifest's entries
-// (multi_kernel.md §2.4-§2.5, conv.md §1.4, fusion.md §1.4).
+// (docs/contracts/multi_kernel.md §2.4-§2.5, docs/contracts/conv.md §1.4, docs/contracts/fusion.md §1.4).
 #pragma once
 
 #include <string>

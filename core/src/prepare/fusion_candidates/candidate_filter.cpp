@@ -1,4 +1,4 @@
-// Standalone candidate filter (spec fusion.md §2.5) and the final order (§1.2).
+// Standalone candidate filter (spec docs/contracts/fusion.md §2.5) and the final order (§1.2).
 #include <algorithm>
 #include <array>
 #include <cctype>

@@ -1,4 +1,4 @@
-// Comparative extraction (spec fusion.md §1.3, §2.7): trace-1 modules whose kernels map, through
+// Comparative extraction (spec docs/contracts/fusion.md §1.3, §2.7): trace-1 modules whose kernels map, through
 // TraceDiff's lowest common ancestors in diff_stats.csv, to fewer trace-2 kernels.
 #include <algorithm>
 #include <array>

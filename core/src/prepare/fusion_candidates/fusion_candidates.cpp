@@ -1,4 +1,4 @@
-// STEP 4b entry points (spec fusion.md §2.8): run the extraction steps, sort, write the JSON.
+// STEP 4b entry points (spec docs/contracts/fusion.md §2.8): run the extraction steps, sort, write the JSON.
 #include "loupe/core/prepare/fusion_candidates.hpp"
 
 #include <exception>

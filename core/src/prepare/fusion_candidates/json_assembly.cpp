@@ -1,4 +1,4 @@
-// fusion_candidates.json objects in TraceLens's key order (spec fusion.md §1.2).
+// fusion_candidates.json objects in TraceLens's key order (spec docs/contracts/fusion.md §1.2).
 #include "candidate.hpp"
 
 namespace loupe::core::prepare::fusion {

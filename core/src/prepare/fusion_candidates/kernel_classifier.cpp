@@ -1,4 +1,4 @@
-// Kernel type classification (spec fusion.md §2.2): case-insensitive regex rules, highest
+// Kernel type classification (spec docs/contracts/fusion.md §2.2): case-insensitive regex rules, highest
 // priority wins, earliest rule on a tie, Unknown below priority 5. Shadowed and below-minimum
 // rules of the table are omitted: they can never decide the result.
 #include <array>

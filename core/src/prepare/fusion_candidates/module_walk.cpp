@@ -1,4 +1,4 @@
-// Standalone module walk (spec fusion.md §2.3): every host event with >= 2 GPU ops becomes a
+// Standalone module walk (spec docs/contracts/fusion.md §2.3): every host event with >= 2 GPU ops becomes a
 // module entry keyed by its stripped name; later instances only add count and kernel time.
 #include <string>
 #include <unordered_map>

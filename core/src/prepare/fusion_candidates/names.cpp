@@ -1,4 +1,4 @@
-// Name helpers of the module walk (spec fusion.md §2.3): strip, eligibility, fused kernels,
+// Name helpers of the module walk (spec docs/contracts/fusion.md §2.3): strip, eligibility, fused kernels,
 // parent chains, Input Dims and durations read from the trace model.
 #include <algorithm>
 #include <array>

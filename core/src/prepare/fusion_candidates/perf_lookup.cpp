@@ -1,4 +1,4 @@
-// unified_perf_summary.csv -> per-kernel data split (spec fusion.md §2.6, §1.6).
+// unified_perf_summary.csv -> per-kernel data split (spec docs/contracts/fusion.md §2.6, §1.6).
 #include "perf_lookup.hpp"
 
 #include <cctype>

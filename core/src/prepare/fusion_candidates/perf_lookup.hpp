@@ -1,5 +1,5 @@
 // The kernel-name -> shape -> data split lookup built from unified_perf_summary.csv
-// (spec fusion.md §2.6 "Perf lookup", §1.6 shape_aware_lookup).
+// (spec docs/contracts/fusion.md §2.6 "Perf lookup", §1.6 shape_aware_lookup).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Attention narrowing, kernel-set dedup and data-split enrichment (spec fusion.md §2.6).
+// Attention narrowing, kernel-set dedup and data-split enrichment (spec docs/contracts/fusion.md §2.6).
 #include "postprocess.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Standalone post-processing with unified_perf_summary.csv (spec fusion.md §2.6): attention
+// Standalone post-processing with unified_perf_summary.csv (spec docs/contracts/fusion.md §2.6): attention
 // narrowing, kernel-set dedup, data split enrichment.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The order in which CPython iterates a set of numbers: TraceLens concatenates trace-2 kernels
-// by iterating a set of LCA ids (spec fusion.md §2.7 step 4, Q14), so parity needs that order.
+// by iterating a set of LCA ids (spec docs/contracts/fusion.md §2.7 step 4, Q14), so parity needs that order.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Standalone sibling sequences (spec fusion.md §2.4): collected perf events with exactly one
+// Standalone sibling sequences (spec docs/contracts/fusion.md §2.4): collected perf events with exactly one
 // kernel, grouped by their parent; a parent with >= 2 such children is a candidate.
 #include <string>
 #include <unordered_map>

@@ -1,4 +1,4 @@
-// Convolution models (trace_model.md §3.9.5): aten::convolution and aten::convolution_backward.
+// Convolution models (docs/contracts/trace_model.md §3.9.5): aten::convolution and aten::convolution_backward.
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {

@@ -1,4 +1,4 @@
-// Elementwise models (trace_model.md §3.9.6): unary (incl. upsample_nearest / replication_pad)
+// Elementwise models (docs/contracts/trace_model.md §3.9.6): unary (incl. upsample_nearest / replication_pad)
 // and binary ops with numpy broadcasting.
 #include <algorithm>
 

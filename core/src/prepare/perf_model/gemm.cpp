@@ -1,4 +1,4 @@
-// GEMM models (trace_model.md §3.9.4): aten::mm/addmm/bmm/baddbmm/_scaled_mm.
+// GEMM models (docs/contracts/trace_model.md §3.9.4): aten::mm/addmm/bmm/baddbmm/_scaled_mm.
 #include <regex>
 
 #include "model_support.hpp"

@@ -1,4 +1,4 @@
-// Metric columns common to all models (trace_model.md §3.9.3) and the dtype tables.
+// Metric columns common to all models (docs/contracts/trace_model.md §3.9.3) and the dtype tables.
 #include <cmath>
 #include <limits>
 #include <string>

@@ -1,4 +1,4 @@
-// MoE auxiliary kernels (MoE_aux; trace_model.md §3.9.2): token sort/scatter
+// MoE auxiliary kernels (MoE_aux; docs/contracts/trace_model.md §3.9.2): token sort/scatter
 // (aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip) and grouped top-k routing
 // (aiter::biased_grouped_topk_hip). Both classes read every tensor operand of the op: one flop
 // per element of the largest operand, bytes summed over all operands.

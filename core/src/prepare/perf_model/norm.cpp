@@ -1,4 +1,4 @@
-// Normalization models (trace_model.md §3.9.8): batch/layer/group/instance/RMS norm and their
+// Normalization models (docs/contracts/trace_model.md §3.9.8): batch/layer/group/instance/RMS norm and their
 // backward ops.
 #include "model_support.hpp"
 

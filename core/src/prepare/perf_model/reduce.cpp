@@ -1,4 +1,4 @@
-// Reduction models (trace_model.md §3.9.7): aten::sum/mean/max/… with backward formulas.
+// Reduction models (docs/contracts/trace_model.md §3.9.7): aten::sum/mean/max/… with backward formulas.
 #include <algorithm>
 
 #include "model_support.hpp"

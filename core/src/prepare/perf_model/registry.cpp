@@ -1,4 +1,4 @@
-// The op-name tables of TraceLens's perf models (trace_model.md §3.9.1, §3.9.2): exact op name
+// The op-name tables of TraceLens's perf models (docs/contracts/trace_model.md §3.9.1, §3.9.2): exact op name
 // -> model class with its category, backward category and report sheet family, plus the
 // category-only names. Adding an op family = one row in kModelRows.
 #include <algorithm>

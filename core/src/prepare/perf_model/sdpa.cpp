@@ -1,4 +1,4 @@
-// Scaled-dot-product attention models (trace_model.md §3.9.9): the aten SDPA ops, flash-attn
+// Scaled-dot-product attention models (docs/contracts/trace_model.md §3.9.9): the aten SDPA ops, flash-attn
 // v2 forward (flash_attn::_flash_attn_forward, FlashAttnFunc) and aiter::_flash_attn_forward.
 #include "model_support.hpp"
 

@@ -1,4 +1,4 @@
-// Inductor kernels-as-ops (`triton_poi_/triton_red_/triton_per_*`, trace_model.md §3.9.2):
+// Inductor kernels-as-ops (`triton_poi_/triton_red_/triton_per_*`, docs/contracts/trace_model.md §3.9.2):
 // launch sizes from the trailing Concrete Inputs, bytes from the pointer arguments' shapes and
 // dtypes, flops from the fused ops the kernel name lists.
 #include <string>

@@ -1,4 +1,4 @@
-// The GPU work a per-family sheet row is timed on (trace_model.md §2.8, §2.11, §3.7): the
+// The GPU work a per-family sheet row is timed on (docs/contracts/trace_model.md §2.8, §2.11, §3.7): the
 // kernels of an op's subtree, or of the autograd backward events linked to it.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Which CSV sheets a perf-model family produces and which op names move between its forward
-// and backward tables (trace_model.md §3.7).
+// and backward tables (docs/contracts/trace_model.md §3.7).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// One row per op instance of a per-family sheet (trace_model.md §3.7, TraceLens's
+// One row per op instance of a per-family sheet (docs/contracts/trace_model.md §3.7, TraceLens's
 // build_df_perf_metrics): the op's identity and args, the model's parameters, the kernels it
 // is timed on with their busy time, and the metric columns.
 #pragma once

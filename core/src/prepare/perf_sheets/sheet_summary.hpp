@@ -1,4 +1,4 @@
-// TraceLens's summarize_df_perf_metrics with --group_by_num_kernels (trace_model.md §3.7):
+// TraceLens's summarize_df_perf_metrics with --group_by_num_kernels (docs/contracts/trace_model.md §3.7):
 // rows grouped by name + every `param: *` column (as str) + the kernel count, aggregated with
 // pandas' groupby kernels, sorted by total kernel time (desc) then first UID, plus the
 // truncated kernel details.

@@ -1,4 +1,4 @@
-// collect_unified_perf_events (trace_model.md §3.6.1): on every host path the highest node with
+// collect_unified_perf_events (docs/contracts/trace_model.md §3.6.1): on every host path the highest node with
 // a perf model, else the leaf op that launches kernels, then synthetic rows for the rest.
 #include "loupe/core/prepare/unified_perf_events.hpp"
 

@@ -1,4 +1,4 @@
-// One row per collected event (trace_model.md §3.6.2): identity and args columns, CPU
+// One row per collected event (docs/contracts/trace_model.md §3.6.2): identity and args columns, CPU
 // duration, the GPU ops it covers with their busy time, and the perf-model metrics.
 #pragma once
 

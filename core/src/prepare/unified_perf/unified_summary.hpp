@@ -1,4 +1,4 @@
-// summarize_df_unified_perf_table (trace_model.md §3.6.3): rows grouped by the str() of
+// summarize_df_unified_perf_table (docs/contracts/trace_model.md §3.6.3): rows grouped by the str() of
 // (name, category, thread, args), aggregated with pandas' groupby kernels, sorted by kernel
 // time, written as TraceLens's CSV.
 #pragma once

@@ -1,7 +1,7 @@
 // `loupe analyze --trace`: a raw trace -> a TraceLens-compatible analysis directory
 // (perf_report_csvs/, category_data/, metadata/), what TraceLens's perf report and
-// orchestrator_prepare.py write (spec trace_model.md §3, multi_kernel.md §2, fusion.md §1-§2,
-// conv.md §1.2).
+// orchestrator_prepare.py write (spec docs/contracts/trace_model.md §3, docs/contracts/multi_kernel.md §2, docs/contracts/fusion.md §1-§2,
+// docs/contracts/conv.md §1.2).
 #pragma once
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // The call-stack columns of unified_perf_summary.csv, `entry_point` and `call_stack_full`
-// (trace_model.md §3.6.4; TraceLens's --include_call_stack, which forces python_function
+// (docs/contracts/trace_model.md §3.6.4; TraceLens's --include_call_stack, which forces python_function
 // events into the tree). Build the tree with add_python_func = true and
 // TimeMode::kTraceLensCompat to match TraceLens.
 //

@@ -1,5 +1,5 @@
 // perf_report_csvs/coll_analysis.csv: TraceLens's single-rank collective summary
-// (NcclAnalyser.build_df_summary_long on the one trace, spec trace_model.md §3.11 and §3.1).
+// (NcclAnalyser.build_df_summary_long on the one trace, spec docs/contracts/trace_model.md §3.11 and §3.1).
 #pragma once
 
 #include <optional>

@@ -1,5 +1,5 @@
 // Fusion candidates from a raw trace: what TraceLens's orchestrator_prepare STEP 4b writes to
-// `category_data/fusion_candidates.json` (spec shared/spec/fusion.md §1.2-§1.3, §2).
+// `category_data/fusion_candidates.json` (spec docs/contracts/fusion.md §1.2-§1.3, §2).
 #pragma once
 
 #include <cstdint>

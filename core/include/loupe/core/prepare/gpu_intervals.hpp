@@ -1,5 +1,5 @@
 // The interval engine behind TraceLens's GPU timeline and overlap analysis (spec
-// multi_kernel.md §3.3): unions of computation / communication / memcpy intervals, exposed
+// docs/contracts/multi_kernel.md §3.3): unions of computation / communication / memcpy intervals, exposed
 // time by set subtraction, span, busy and idle time. Values keep Python's int/float spelling.
 #pragma once
 

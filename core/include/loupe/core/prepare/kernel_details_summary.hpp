@@ -1,4 +1,4 @@
-// `kernel_details_summary` and `trunc_kernel_details` (trace_model.md §3.5.1): per-position
+// `kernel_details_summary` and `trunc_kernel_details` (docs/contracts/trace_model.md §3.5.1): per-position
 // statistics of the kernel lists of a group of ops, as the Python repr TraceLens writes.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Native producer of TraceLens's `category_data/multi_kernel_data.json` (orchestrator Step 4.5)
-// and of the manifest's `gpu_utilization` block (Step 2). Spec: shared/spec/multi_kernel.md
+// and of the manifest's `gpu_utilization` block (Step 2). Spec: docs/contracts/multi_kernel.md
 // §2.3, §2.4, §3.
 #pragma once
 

@@ -1,4 +1,4 @@
-// TraceLens's kernel-launcher tables (trace_model.md §3.3–§3.5): `ops_summary.csv`,
+// TraceLens's kernel-launcher tables (docs/contracts/trace_model.md §3.3–§3.5): `ops_summary.csv`,
 // `ops_summary_by_category.csv` and `ops_unique_args.csv`, byte for byte. Requires the tree
 // built with TimeMode::kTraceLensCompat (and python events, as TraceLens's
 // --include_call_stack report does).

@@ -1,4 +1,4 @@
-// TraceLens's perf models, natively (trace_model.md §3.9): which op names have a model
+// TraceLens's perf models, natively (docs/contracts/trace_model.md §3.9): which op names have a model
 // (registry), the `op category` of any op (categorizer), parameter extraction with flops/bytes
 // per family, and the metric columns derived from them (GFLOPS, Data Moved, roofline, …).
 //

@@ -1,4 +1,4 @@
-// TraceLens's per-family op sheets (trace_model.md §3.7): `GEMM.csv`, `CONV_fwd.csv`,
+// TraceLens's per-family op sheets (docs/contracts/trace_model.md §3.7): `GEMM.csv`, `CONV_fwd.csv`,
 // `CONV_bwd.csv`, `UnaryElementwise.csv`, `BinaryElementwise.csv`, `Normalization.csv`,
 // `SDPA_fwd.csv`, `Reduce_fwd.csv`, `Reduce_bwd.csv`, … — every instance of the family's op
 // names with perf-model metrics over its subtree kernels (or its autograd backward's), grouped

@@ -3,7 +3,7 @@
 //
 //  * "trace/gpu_events.csv" — one row per GPU op (kernel, gpu_memcpy, gpu_memset), linked or
 //    not, in trace order: uid, kind (kernel | memcpy | memset | communication, the GPU
-//    timeline classes of trace_model.md §3.2 with memsets split out), name, device (pid),
+//    timeline classes of docs/contracts/trace_model.md §3.2 with memsets split out), name, device (pid),
 //    stream, ts_ns, dur_ns (exact integer nanoseconds), linked (True/False: reached from a host
 //    launch), launcher_uid / launcher_name (the runtime call), op_uid / op_name (nearest
 //    cpu_op above the launch), memcpy_direction (D2H | H2D | D2D | other, memcpys only),

@@ -1,4 +1,4 @@
-// The events TraceLens's collect_unified_perf_events picks (trace_model.md §3.6.1): on every
+// The events TraceLens's collect_unified_perf_events picks (docs/contracts/trace_model.md §3.6.1): on every
 // host path the highest op with a perf model, else the leaf op that launches kernels, then one
 // synthetic row per GPU op nothing covers. The rows of unified_perf_summary.csv, and the
 // sibling sequences of the fusion candidates.

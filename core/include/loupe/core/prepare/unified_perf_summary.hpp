@@ -1,4 +1,4 @@
-// TraceLens's `unified_perf_summary.csv` (trace_model.md §3.6): on every host path the highest
+// TraceLens's `unified_perf_summary.csv` (docs/contracts/trace_model.md §3.6): on every host path the highest
 // op with a perf model, else the leaf op that launches kernels, plus synthetic rows for kernels
 // nothing else covers; one row per distinct (name, category, thread, args) with perf-model
 // metrics, kernel statistics and call-stack columns.

@@ -1,7 +1,7 @@
 // The in-memory model of one PyTorch-profiler (Kineto) Chrome trace: every element of
 // `traceEvents` in file order (index = TraceLens's UID), exact int64-nanosecond times,
 // interned strings, a thread table with the `M` metadata, and the top-level metadata keys.
-// Spec: shared/spec/trace_model.md §1 and §5.3.
+// Spec: docs/contracts/trace_model.md §1 and §5.3.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The shape key of a perf lookup (spec fusion.md §1.6, parse_first_shape): the first element of
+// The shape key of a perf lookup (spec docs/contracts/fusion.md §1.6, parse_first_shape): the first element of
 // an "Input Dims" value, as a canonical string; std::nullopt is TraceLens's None key.
 //
 // The key is the recursively normalised first element: sequences as "(a,b)" whatever their
