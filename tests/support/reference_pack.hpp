@@ -1,5 +1,6 @@
 #pragma once
-// The runs of the reference pack (shared/data/reference/README.md's run table).
+// The runs of the reference pack: the run table of data/<folder>/README.md ("reference" for the
+// training-style traces, "reference-inference" for the serving-engine traces).
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -7,12 +8,15 @@
 namespace loupe::test {
 
 struct ReferenceRun {
-  std::string name;                 // folder under data/reference
+  std::string name;                 // folder under data/<folder>
   std::filesystem::path trace;      // absolute path of its trace (exists)
-  std::filesystem::path directory;  // absolute path of data/reference/<name>
+  std::filesystem::path directory;  // absolute path of data/<folder>/<name>
 };
 
 // Every run of the table whose trace file exists, in table order.
-std::vector<ReferenceRun> reference_runs(const std::filesystem::path& shared);
+std::vector<ReferenceRun> reference_runs(const std::filesystem::path& shared,
+                                         const std::string& folder = "reference");
+// The runs of data/reference, then those of data/reference-inference.
+std::vector<ReferenceRun> all_reference_runs(const std::filesystem::path& shared);
 
 }  // namespace loupe::test

@@ -1,6 +1,6 @@
 // The analysis directory `loupe analyze --trace --compat tracelens` prepares equals what
 // TraceLens's perf report and orchestrator wrote (perf_report_csvs/, category_data/,
-// metadata/), byte for byte, for every reference run.
+// metadata/), byte for byte, for every reference run (training-style and serving-engine traces).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -27,8 +27,8 @@ constexpr std::string_view kOutputDir = "/nonexistent/loupe-parity-out";
 TEST_CASE("prepared directories equal TraceLens's for every reference run",
           "[prepare][analysis_dir][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
-  const auto runs = loupe::test::reference_runs(shared);
-  REQUIRE(runs.size() >= 30);
+  const auto runs = loupe::test::all_reference_runs(shared);
+  REQUIRE(runs.size() >= 43);
   lp::ArchSelection arch = lp::select_arch(std::nullopt, std::string("MI300X"), {});
   std::size_t compared_runs = 0, compared_files = 0;
   for (const auto& run : runs) {
@@ -72,7 +72,8 @@ TEST_CASE("prepared directories equal TraceLens's for every reference run",
     ++compared_runs;
   }
   WARN("compared " << compared_files << " files of " << compared_runs << " runs");
-  CHECK(compared_runs >= 35);
+  CHECK(compared_runs >= 42);  // 38 of data/reference (not mi210_gpu_only) + 4 inference runs
+  CHECK(compared_files >= 790);
 }
 
 TEST_CASE("a GPU-only trace yields what GPU events allow and says what is missing",

@@ -269,6 +269,9 @@ trace::TreeOptions prepare_tree_options() {
   trace::TreeOptions options;
   options.add_python_func = true;
   options.time_mode = trace::TimeMode::kTraceLensCompat;
+  // TraceLens's perf report annotates vLLM's attention ops with their step (the attention
+  // model reads the step's token counts from it).
+  options.annotate_op_prefixes = {"vllm::unified_attention_with_output"};
   return options;
 }
 

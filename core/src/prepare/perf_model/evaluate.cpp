@@ -14,6 +14,7 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kAtenBmm:
     case ModelClass::kAtenBaddbmm:
     case ModelClass::kAtenScaledMm:
+    case ModelClass::kVllmUnquantizedGemm:
       return detail::gemm_model(info.model_class, name, args, direction);
     case ModelClass::kAtenConv:
     case ModelClass::kAtenConvBwd:
@@ -24,6 +25,8 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kFlashAttn:
     case ModelClass::kAiterFlashAttn:
       return detail::sdpa_model(info.model_class, name, args, direction);
+    case ModelClass::kInferenceAttention:
+      return detail::inference_attention_model(info.model_class, name, args, direction);
     case ModelClass::kUnaryElementwise:
     case ModelClass::kReplicationPad:
     case ModelClass::kUpsampleNearest:

@@ -34,10 +34,53 @@ std::optional<int> bpe_of(const PyValue& dtype) {
   return bytes_per_element(dtype.as_string());
 }
 
+// vllm::rocm_unquantized_gemm(x[M,K], weight[N,K], bias[N]): a linear layer whose dtype
+// triple is (x, weight, bias or ""); the output is written in the bias dtype with a bias, else
+// in the weight dtype. Bytes are unknown when any of the dtypes has no size.
+FamilyOutput vllm_unquantized_gemm(const OpArgs& args, Direction direction) {
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Shape x = shape_of(at(dims, 0, "Input Dims"), "x");
+  const Shape weight = shape_of(at(dims, 1, "Input Dims"), "weight");
+  if (x.size() < 2 || weight.empty()) fail("linear operands must be [M, K] and [N, K]");
+  const bool bias = dims.size() > 2 && !shape_of(at(dims, 2, "Input Dims"), "bias").empty();
+  const Json& types = required(args.input_types, "Input type");
+  const std::string& dtype_x = string_at(types, 0, "Input type");
+  const std::string& dtype_w = string_at(types, 1, "Input type");
+  const std::string dtype_bias = types.size() > 2 ? string_at(types, 2, "Input type") : "";
+  const std::int64_t m = x[0], n = weight[0], k = x[1];
+
+  FamilyOutput out;
+  out.params.emplace_back("M", py_int(m));
+  out.params.emplace_back("N", py_int(n));
+  out.params.emplace_back("K", py_int(k));
+  out.params.emplace_back("bias", py_bool(bias));
+  out.params.emplace_back("dtype_A_B", tuple_of({py_str(dtype_x), py_str(dtype_w),
+                                                 py_str(dtype_bias)}));
+  out.params.emplace_back("B", py_int(1));
+  if (auto transpose = transpose_from_kernels(args.kernel_names)) {
+    out.params.emplace_back("transpose", std::move(*transpose));
+  }
+  out.precision_dtype = dtype_x;
+  out.has_precision_dtype = true;
+  if (direction == Direction::kBackward) {
+    not_implemented("Backward pass for vllm::rocm_unquantized_gemm is not defined.");
+  }
+  const PyInt M = m, N = n, K = k;
+  out.flops = I(2 * M * N * K + (bias ? M * N : 0));
+  const std::optional<int> bpe_x = bytes_per_element(dtype_x);
+  const std::optional<int> bpe_w = bytes_per_element(dtype_w);
+  const std::optional<int> bpe_out = bytes_per_element(bias ? dtype_bias : dtype_w);
+  if (bpe_x && bpe_w && bpe_out) {
+    out.bytes = I(M * K * *bpe_x + K * N * *bpe_w + M * N * *bpe_out + (bias ? N : 0) * *bpe_out);
+  }
+  return out;
+}
+
 }  // namespace
 
 FamilyOutput gemm_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction) {
+  if (model == ModelClass::kVllmUnquantizedGemm) return vllm_unquantized_gemm(args, direction);
   const bool batched = model == ModelClass::kAtenBmm || model == ModelClass::kAtenBaddbmm;
   const bool with_c = model == ModelClass::kAtenAddmm || model == ModelClass::kAtenBaddbmm;
   const std::size_t ia = with_c ? 1 : 0;

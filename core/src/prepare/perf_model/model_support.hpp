@@ -88,6 +88,8 @@ FamilyOutput conv_model(ModelClass model, std::string_view name, const OpArgs& a
                         Direction direction);
 FamilyOutput sdpa_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction);
+FamilyOutput inference_attention_model(ModelClass model, std::string_view name,
+                                       const OpArgs& args, Direction direction);
 FamilyOutput elementwise_model(ModelClass model, std::string_view name, const OpArgs& args,
                                Direction direction);
 FamilyOutput reduce_model(ModelClass model, std::string_view name, const OpArgs& args,

@@ -172,7 +172,11 @@ const std::vector<Row>& model_rows() {
           "aiter::linear_attention_with_output_base", "sglang::store_cache",
           "aiter::fused_qk_rope_cat_and_cache_mla", "_C_cache_ops::concat_and_cache_mla",
           "_C_cache_ops::concat_mla_q"}) {
-      add(n, inference);
+      // vLLM's attention reads its token counts from the step annotation; the other classes
+      // of the family have no formula in Loupe yet.
+      add(n, std::string_view(n) == "vllm::unified_attention_with_output"
+                 ? with(inference, MC::kInferenceAttention)
+                 : inference);
     }
     for (const char* n :
          {"aiter::batched_gemm_a16wfp4_",
@@ -200,7 +204,9 @@ const std::vector<Row>& model_rows() {
           "aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
           "aiter::mhc_pre_gemm_sqrsum",
           "aiter::mhc_fused_post_pre_gemm_sqrsum"}) {
-      add(n, gemm_ext);
+      add(n, std::string_view(n) == "vllm::rocm_unquantized_gemm"
+                 ? with(gemm_ext, MC::kVllmUnquantizedGemm)
+                 : gemm_ext);
     }
     for (const char* n :
          {"aiter::dynamic_per_token_scaled_quant", "aiter::dynamic_per_group_scaled_quant",
@@ -240,6 +246,8 @@ const std::vector<Row>& model_rows() {
     add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts", moe_aux);
     add("aiter::mhc_post", activation);
     add("aiter::topk_softplus", moe_aux);
+    // aiter's GroupNorm: aten::group_norm's model on the same args layout (last pseudo op).
+    add("aiter::_groupnorm_run", with(kNorm, MC::kGroupNorm));
     // aten elementwise.
     for (const char* n : {"aten::copy", "aten::copy_", "aten::clamp_min", "aten::clamp_min_",
                           "aten::clamp_max", "aten::clamp_max_", "aten::sigmoid", "aten::rsqrt",

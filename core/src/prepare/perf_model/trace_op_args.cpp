@@ -9,8 +9,8 @@ Json trace_arg_json(const trace::TraceModel& model, trace::Uid uid, std::string_
   return text ? parse_json_text(*text) : Json();
 }
 
-perf::OpArgs trace_op_args(const trace::TraceModel& model, trace::Uid uid,
-                           std::span<const trace::Uid> kernels) {
+perf::OpArgs trace_op_args(const trace::TraceModel& model, const trace::EventTree* tree,
+                           trace::Uid uid, std::span<const trace::Uid> kernels) {
   perf::OpArgs args;
   args.input_dims = trace_arg_json(model, uid, kTraceArgKeys[0]);
   args.input_types = trace_arg_json(model, uid, kTraceArgKeys[1]);
@@ -18,6 +18,11 @@ perf::OpArgs trace_op_args(const trace::TraceModel& model, trace::Uid uid,
   args.concrete_inputs = trace_arg_json(model, uid, kTraceArgKeys[3]);
   args.kernel_names.reserve(kernels.size());
   for (const trace::Uid k : kernels) args.kernel_names.emplace_back(model.name(k));
+  if (tree != nullptr) {
+    if (const auto annotation = tree->step_annotation(model, uid)) {
+      args.step_annotation = std::string(*annotation);
+    }
+  }
   return args;
 }
 
@@ -26,7 +31,7 @@ bool trace_op_has_model(const trace::TraceModel& model, trace::Uid uid) {
   const perf::ModelInfo* info = perf::find_model(name);
   if (info == nullptr) return false;
   if (!perf::model_checks_args(*info)) return true;
-  return perf::can_model(name, trace_op_args(model, uid, {}));
+  return perf::can_model(name, trace_op_args(model, nullptr, uid, {}));
 }
 
 }  // namespace loupe::core::prepare

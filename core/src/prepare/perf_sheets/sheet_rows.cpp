@@ -47,7 +47,7 @@ std::vector<SheetRow> build_sheet_rows(const trace::TraceModel& model, const tra
     if (!kernels) continue;
     sort_by_start(model, *kernels);
 
-    const perf::OpArgs args = trace_op_args(model, uid, *kernels);
+    const perf::OpArgs args = trace_op_args(model, &tree, uid, *kernels);
     auto result = perf::evaluate(name, args, direction);
     if (!result.ok()) continue;  // TraceLens catches the exception and drops the row
 

@@ -19,7 +19,7 @@ perf::OpArgs op_args(const trace::TraceModel& model, const trace::EventTree& tre
   std::stable_sort(kernels.begin(), kernels.end(), [&](trace::Uid a, trace::Uid b) {
     return model.event(a).ts_ns < model.event(b).ts_ns;
   });
-  return trace_op_args(model, uid, kernels);
+  return trace_op_args(model, &tree, uid, kernels);
 }
 
 void fill_identity(const trace::TraceModel& model, UnifiedRow& row) {

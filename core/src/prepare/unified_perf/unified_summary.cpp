@@ -82,7 +82,7 @@ struct Group {
 
 // Which optional column blocks the table has: the model metrics exist only when some row has
 // them (a DataFrame built from dicts has the union of their keys), the roofline ones only with
-// an arch.
+// an arch and a row whose roofline could be computed.
 struct Layout {
   bool metrics = false;
   bool roofline = false;
@@ -164,7 +164,11 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
   Layout layout;
   layout.metrics =
       std::any_of(rows.begin(), rows.end(), [](const UnifiedRow& r) { return r.has_metrics; });
-  layout.roofline = layout.metrics && with_roofline;
+  // TraceLens adds the roofline keys only to rows whose roofline it could compute (a known
+  // compute spec and bytes), so the columns exist when at least one row has them.
+  layout.roofline = with_roofline && std::any_of(rows.begin(), rows.end(), [](const UnifiedRow& r) {
+                      return r.has_metrics && !std::isnan(r.roofline_time_us);
+                    });
   layout.call_stacks = static_cast<bool>(call_stacks);
   // The comparison columns: each GPU op belongs to the group of the last row holding it.
   std::vector<std::optional<LcaSummary>> lca_summaries;

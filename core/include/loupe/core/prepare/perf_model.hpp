@@ -33,7 +33,8 @@ enum class ModelClass : std::uint8_t {
   kAtenBmm,
   kAtenBaddbmm,
   kAtenScaledMm,
-  kGemmOther,  // category only (TE, vLLM, primus, aiter GEMMs)
+  kGemmOther,            // category only (TE, vLLM, primus, aiter GEMMs)
+  kVllmUnquantizedGemm,  // vllm::rocm_unquantized_gemm: x[M,K] @ weight[N,K]^T (+ bias)
   // CONV
   kAtenConv,
   kAtenConvBwd,
@@ -49,6 +50,7 @@ enum class ModelClass : std::uint8_t {
   kFlashAttnVarlenBwd,  // category only
   kAiterFlashAttn,      // aiter::_flash_attn_forward
   kSdpaOther,           // category only (flash-attn v3, aiter MHA/FMHA, Evoformer)
+  kInferenceAttention,  // serving-engine attention timed on a step annotation (vLLM)
   // Elementwise
   kUnaryElementwise,
   kReplicationPad,
@@ -118,6 +120,9 @@ struct OpArgs {
   Json input_strides;
   Json concrete_inputs;
   std::vector<std::string> kernel_names;
+  // The serving engine's step annotation enclosing the op ("NA" when none), for the ops the
+  // tree annotates (EventTree::step_annotation); nullopt otherwise.
+  std::optional<std::string> step_annotation;
 };
 
 // Whether the class checks the op's trace args before modeling it (can_model below); only the

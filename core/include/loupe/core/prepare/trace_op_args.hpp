@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 #include "loupe/json_value.hpp"
 
@@ -20,9 +21,10 @@ inline constexpr std::array<const char*, 4> kTraceArgKeys = {"Input Dims", "Inpu
 // args[key] of the op, parsed; null when the trace does not record it.
 Json trace_arg_json(const trace::TraceModel& model, trace::Uid uid, std::string_view key);
 
-// The perf-model arguments of `uid`; `kernels` gives kernel_names, in the given order.
-perf::OpArgs trace_op_args(const trace::TraceModel& model, trace::Uid uid,
-                           std::span<const trace::Uid> kernels);
+// The perf-model arguments of `uid`; `kernels` gives kernel_names, in the given order, and the
+// tree (when given) the op's step annotation.
+perf::OpArgs trace_op_args(const trace::TraceModel& model, const trace::EventTree* tree,
+                           trace::Uid uid, std::span<const trace::Uid> kernels);
 
 // §3.6.1 has_model(e): a perf model exists for the op's name and, for the classes that check
 // the op's trace args (the inductor model), they describe the kernel.

@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -18,6 +20,9 @@ namespace loupe::core::trace {
 struct TreeOptions {
   bool add_python_func = false;  // python_function events become host nodes (§2.0)
   TimeMode time_mode = TimeMode::kExact;
+  // Ops whose name starts with one of these get the serving engine's step annotation that
+  // encloses them (TraceLens's apply_annotation; see step_annotation()).
+  std::vector<std::string> annotate_op_prefixes;
 };
 
 enum class LinkingKey : std::uint8_t { kCorrelation, kExternalId };
@@ -68,6 +73,9 @@ class EventTree {
   // position in the graph list). Duplicates kept if an op was linked twice.
   std::vector<Uid> gpu_events(Uid uid) const;
   const std::vector<Uid>& cpu_root_nodes() const { return cpu_roots_; }
+  // The name of the first user annotation (by start time) that strictly encloses an op named
+  // by `annotate_op_prefixes`, "NA" when none does; nullopt for every other event.
+  std::optional<std::string_view> step_annotation(const TraceModel& model, Uid uid) const;
   // Every GPU op that was linked, in UID order.
   std::vector<Uid> linked_gpu_ops(const TraceModel& model) const;
 
@@ -89,6 +97,7 @@ class EventTree {
   template <typename Time>
   void link_fwd_bwd(const TraceModel& model);
   std::uint32_t nn_child(std::uint32_t parent, std::string name);
+  void annotate_ops(const TraceModel& model);
 
   TreeOptions options_;
   LinkingKey linking_key_ = LinkingKey::kCorrelation;
@@ -105,6 +114,7 @@ class EventTree {
   std::unordered_map<std::string, std::uint32_t> nn_frame_index_;
   std::unordered_map<Uid, Uid> fwd_event_;
   std::unordered_map<Uid, std::vector<Uid>> bwd_events_;
+  std::unordered_map<Uid, Uid> step_annotation_;  // annotated op -> annotation event, or kNoUid
 };
 
 }  // namespace loupe::core::trace

@@ -1,0 +1,49 @@
+// Serving-engine step annotations on ops (TraceLens's apply_annotation): vLLM and SGLang wrap
+// each model step in a user annotation whose name carries the step's request and token counts
+// (e.g. "execute_8192_context_9(sq8155sk...)_generation_37(...)"); the inference-attention
+// perf model reads them from the op. An op gets the first annotation, by start time, whose
+// interval strictly encloses it, in TraceLens's microsecond arithmetic.
+#include <algorithm>
+
+#include "loupe/core/trace/event_tree.hpp"
+
+namespace loupe::core::trace {
+
+void EventTree::annotate_ops(const TraceModel& model) {
+  std::vector<Uid> annotations;
+  const auto n = static_cast<Uid>(model.event_count());
+  for (Uid u = 0; u < n; ++u) {
+    const StringId cat = model.event(u).cat;
+    if (cat != kNoString && model.str(cat).find("user_annotation") != std::string_view::npos) {
+      annotations.push_back(u);
+    }
+  }
+  std::stable_sort(annotations.begin(), annotations.end(),
+                   [&](Uid a, Uid b) { return model.ts_us(a) < model.ts_us(b); });
+  const auto annotated = [&](std::string_view name) {
+    return std::any_of(options_.annotate_op_prefixes.begin(), options_.annotate_op_prefixes.end(),
+                       [&](const std::string& prefix) { return name.starts_with(prefix); });
+  };
+  for (Uid u = 0; u < n; ++u) {
+    if (!annotated(model.name(u))) continue;
+    const double ts = model.ts_us(u);
+    const double end = ts + model.dur_us(u);
+    Uid found = kNoUid;
+    for (const Uid a : annotations) {
+      if (model.ts_us(a) <= ts && end < model.ts_us(a) + model.dur_us(a)) {
+        found = a;
+        break;
+      }
+    }
+    step_annotation_.emplace(u, found);
+  }
+}
+
+std::optional<std::string_view> EventTree::step_annotation(const TraceModel& model, Uid uid) const {
+  const auto it = step_annotation_.find(uid);
+  if (it == step_annotation_.end()) return std::nullopt;
+  if (it->second == kNoUid) return std::string_view("NA");
+  return model.name(it->second);
+}
+
+}  // namespace loupe::core::trace

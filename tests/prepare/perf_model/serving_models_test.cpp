@@ -1,0 +1,197 @@
+// Perf models of the serving-engine extension ops and the step annotations they read. The
+// expected numbers are the ones TraceLens wrote for these ops on the serving-engine runs of the
+// reference pack (vLLM piecewise/full-graph decode on MI300X, xDiT FLUX.1).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "cli_runner.hpp"
+#include "json_text.hpp"
+#include "loupe/core/prepare/analysis_dir_writer.hpp"
+#include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/prepare/trace_op_args.hpp"
+#include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/json_reader.hpp"
+#include "prepare_test_support.hpp"
+#include "step_counts.hpp"
+
+namespace perf = loupe::core::prepare::perf;
+namespace tr = loupe::core::trace;
+using loupe::core::prepare::parse_json_text;
+
+namespace {
+
+constexpr const char* kVllmStep =
+    "execute_8192_context_9(sq8155sk8430sqsq7475785sqsk7671310)"
+    "_generation_37(sq37sk34489sqsq37sqsk34489)";
+
+perf::OpArgs args_of(const char* dims, const char* types) {
+  perf::OpArgs args;
+  args.input_dims = parse_json_text(dims);
+  args.input_types = parse_json_text(types);
+  return args;
+}
+
+std::string param(const perf::ModelResult& r, std::string_view key) {
+  for (const auto& [k, v] : r.params) {
+    if (k == key) return v.str();
+  }
+  return "<absent>";
+}
+
+}  // namespace
+
+TEST_CASE("step labels: the detailed vLLM, SGLang and ATOM labels carry token counts",
+          "[perf_model][serving]") {
+  const auto vllm = perf::step_token_counts(kVllmStep);
+  REQUIRE(vllm);
+  CHECK(vllm->c_sq == 8155);
+  CHECK(vllm->c_sk == 8430);
+  CHECK(vllm->c_sqsq == 7475785);
+  CHECK(vllm->c_sqsk == 7671310);
+  CHECK(vllm->g_sq == 37);
+  CHECK(vllm->g_sk == 34489);
+  CHECK(vllm->g_sqsq == 37);
+  CHECK(vllm->g_sqsk == 34489);
+
+  const auto sglang = perf::step_token_counts(
+      "step[MIXED bs=2 c=1 g=1 c_sq=5 c_sk=8 c_sqsq=25 c_sqsk=40 g_sq=1 g_sk=12 g_sqsq=1 "
+      "g_sqsk=12]");
+  REQUIRE(sglang);
+  CHECK(sglang->c_sk == 8);
+  CHECK(sglang->c_sqsk == 40);
+  CHECK(sglang->g_sk == 12);
+
+  const auto atom_prefill = perf::step_token_counts(
+      "prefill[bs=2 tok=14721 ctx=[7803, 6918] sqsq=108745533 sqsk=108745533 sk=14721]");
+  REQUIRE(atom_prefill);
+  CHECK(atom_prefill->c_sq == 14721);
+  CHECK(atom_prefill->c_sqsq == 108745533);
+  CHECK(atom_prefill->g_sq == 0);
+  const auto atom_decode =
+      perf::step_token_counts("decode[bs=32 tok=128 d=32 spec=3 sqsq=512 sqsk=262144 sk=65536]");
+  REQUIRE(atom_decode);
+  CHECK(atom_decode->g_sq == 128);
+  CHECK(atom_decode->g_sk == 65536);
+  CHECK(atom_decode->c_sq == 0);
+
+  // Native labels (no sq/sk sums) and anything else carry no counts.
+  CHECK_FALSE(perf::step_token_counts("execute_context_2(14721)_generation_0(0)"));
+  CHECK_FALSE(perf::step_token_counts("step[DECODE bs=64]"));
+  CHECK_FALSE(perf::step_token_counts("decode[bs=64 tok=64 d=64]"));
+  CHECK_FALSE(perf::step_token_counts("NA"));
+  CHECK_FALSE(perf::step_token_counts(""));
+}
+
+TEST_CASE("vllm::unified_attention_with_output: one step of chunked prefill and decode",
+          "[perf_model][serving]") {
+  perf::OpArgs args = args_of(
+      "[[8192,64,64],[8192,8,64],[8192,8,64],[8192,64,64],[],[],[],[0]]",
+      R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","c10::BFloat16","","","","c10::BFloat16"])");
+  args.step_annotation = kVllmStep;
+  const auto r =
+      perf::evaluate("vllm::unified_attention_with_output", args, perf::Direction::kForward);
+  REQUIRE(r.ok());
+  const auto m = perf::compute_metrics(r, 214.4544677734375, nullptr);
+  CHECK(m.gflops == 65.010180096);
+  CHECK(*m.data_moved_mb == 211.826171875);
+  CHECK(m.compute_spec == "matrix_bf16");
+  CHECK(param(r, "H_Q") == "64");
+  CHECK(param(r, "N_KV") == "8192");
+  CHECK(param(r, "c_sqsk") == "7671310");
+  CHECK(param(r, "dropout") == "0.0");
+  CHECK(param(r, "dtype_KV") == "c10::BFloat16");
+
+  // Without a detailed step label there is nothing to count: the row keeps no metrics.
+  args.step_annotation = "NA";
+  CHECK(perf::evaluate("vllm::unified_attention_with_output", args, perf::Direction::kForward)
+            .error == perf::ModelError::kFailed);
+  args.step_annotation.reset();
+  CHECK(perf::evaluate("vllm::unified_attention_with_output", args, perf::Direction::kForward)
+            .error == perf::ModelError::kFailed);
+  // A step with neither context nor generation tokens is not modeled (row dropped).
+  args.step_annotation = "execute_0_context_0(sq0sk0sqsq0sqsk0)_generation_0(sq0sk0sqsq0sqsk0)";
+  CHECK(perf::evaluate("vllm::unified_attention_with_output", args, perf::Direction::kForward)
+            .error == perf::ModelError::kNotImplemented);
+}
+
+TEST_CASE("vllm::rocm_unquantized_gemm: the lm_head of a vLLM decode step",
+          "[perf_model][serving]") {
+  perf::OpArgs args =
+      args_of("[[32,2880],[201088,2880],[]]", R"(["c10::BFloat16","c10::BFloat16",""])");
+  args.kernel_names = {"Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT32x32x256"};
+  const auto r = perf::evaluate("vllm::rocm_unquantized_gemm", args, perf::Direction::kForward);
+  REQUIRE(r.ok());
+  const auto m = perf::compute_metrics(r, 263.67, nullptr);
+  CHECK(m.gflops == 37.06454016);
+  CHECK(*m.data_moved_mb == 1117.05859375);
+  CHECK(m.compute_spec == "matrix_bf16");
+  CHECK(param(r, "M") == "32");
+  CHECK(param(r, "N") == "201088");
+  CHECK(param(r, "K") == "2880");
+  CHECK(param(r, "bias") == "False");
+  CHECK(param(r, "dtype_A_B") == "('c10::BFloat16', 'c10::BFloat16', '')");
+  CHECK(param(r, "transpose") == "(True, False)");
+  CHECK(perf::find_model("vllm::rocm_unquantized_gemm")->category == "GEMM");
+
+  // With a bias the output is written in the bias dtype.
+  perf::OpArgs biased = args_of("[[4,8],[16,8],[16]]", R"(["float","float","c10::BFloat16"])");
+  const auto rb = perf::evaluate("vllm::rocm_unquantized_gemm", biased, perf::Direction::kForward);
+  REQUIRE(rb.ok());
+  CHECK(rb.flops.to_double() == 2.0 * 4 * 16 * 8 + 4 * 16);
+  CHECK(rb.bytes->to_double() == 4 * 8 * 4 + 8 * 16 * 4 + 4 * 16 * 2 + 16 * 2);
+}
+
+TEST_CASE("aiter::_groupnorm_run is a GroupNorm (xDiT FLUX.1 VAE)", "[perf_model][serving]") {
+  const perf::ModelInfo* info = perf::find_model("aiter::_groupnorm_run");
+  REQUIRE(info != nullptr);
+  CHECK(info->category == "NORM_fwd");
+  perf::OpArgs args =
+      args_of("[[1,512,32,32],[],[512],[512],[]]",
+              R"(["c10::BFloat16","Scalar","c10::BFloat16","c10::BFloat16","Scalar"])");
+  args.input_strides = parse_json_text("[[524288,1024,32,1],[],[1],[1],[]]");
+  args.concrete_inputs = parse_json_text(R"(["","32","","","9.9999999999999995e-07"])");
+  const auto r = perf::evaluate("aiter::_groupnorm_run", args, perf::Direction::kForward);
+  REQUIRE(r.ok());
+  const auto m = perf::compute_metrics(r, 10.0, nullptr);
+  CHECK(m.gflops == 0.002624512);
+  CHECK(*m.data_moved_mb == 2.005859375);
+  CHECK(m.compute_spec == "vector_bf16");
+  CHECK(param(r, "num_channels") == "512");
+}
+
+TEST_CASE("the tree gives vLLM's attention ops the step annotation that encloses them",
+          "[perf_model][serving]") {
+  loupe::test::TempDir tmp;
+  const std::filesystem::path path = tmp.path() / "trace.json";
+  std::ofstream(path) << R"json({"traceEvents": [
+    {"ph":"X","cat":"user_annotation","name":"execute_8_context_1(sq8sk8sqsq64sqsk64)_generation_0(sq0sk0sqsq0sqsk0)","pid":1,"tid":1,"ts":100,"dur":50},
+    {"ph":"X","cat":"user_annotation","name":"outer","pid":1,"tid":1,"ts":0,"dur":1000},
+    {"ph":"X","cat":"cpu_op","name":"vllm::unified_attention_with_output","pid":1,"tid":1,"ts":110,"dur":10},
+    {"ph":"X","cat":"cpu_op","name":"vllm::unified_attention_with_output","pid":1,"tid":1,"ts":500,"dur":10},
+    {"ph":"X","cat":"cpu_op","name":"vllm::unified_attention_with_output","pid":1,"tid":1,"ts":2000,"dur":10},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":112,"dur":2}
+  ]})json";
+  auto loaded = tr::load_trace(path);
+  REQUIRE_FALSE(loaded.error.has_value());
+  const auto tree =
+      tr::EventTree::build(loaded.model, loupe::core::prepare::prepare_tree_options());
+  const auto uid_at = [&](double ts, std::string_view name) {
+    for (tr::Uid u = 0; u < loaded.model.event_count(); ++u) {
+      if (loaded.model.ts_us(u) == ts && loaded.model.name(u) == name) return u;
+    }
+    FAIL("no event " << name << " at " << ts);
+    return tr::kNoUid;
+  };
+  const std::string_view attention = "vllm::unified_attention_with_output";
+  // The first annotation by start time that strictly encloses the op: "outer" starts first.
+  CHECK(tree.step_annotation(loaded.model, uid_at(110, attention)) == "outer");
+  CHECK(tree.step_annotation(loaded.model, uid_at(500, attention)) == "outer");
+  CHECK(tree.step_annotation(loaded.model, uid_at(2000, attention)) == "NA");
+  CHECK_FALSE(tree.step_annotation(loaded.model, uid_at(112, "aten::mm")).has_value());
+  const auto args =
+      loupe::core::prepare::trace_op_args(loaded.model, &tree, uid_at(2000, attention), {});
+  CHECK(args.step_annotation == "NA");
+}
