@@ -66,6 +66,30 @@ TEST_CASE("loupe analyze --trace prepares the directory and analyzes it", "[trac
   CHECK(std::string(meta["trace_path"].GetString()) == fs::absolute(trace).lexically_normal());
 }
 
+TEST_CASE("a GPU-graph launch whose kernels the trace lacks is analyzed and named as missing",
+          "[trace][cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "graph.json";
+  // small_trace plus a graph replay whose kernels the profiler did not record.
+  std::string events = loupe::test::trace::small_trace();
+  const std::string graph =
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipGraphLaunch","pid":100,"tid":100,"ts":30,"dur":8,"args":{"correlation":2}},)";
+  events.insert(events.find("{\"ph\""), graph);
+  loupe::test::write_text(trace, events);
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);  // the rest of the trace is analyzed
+  CHECK_THAT(r.err, Catch::Contains("1 GPU-graph launch(es) (cudaGraphLaunch/hipGraphLaunch) have "
+                                    "no replayed kernels in the trace"));
+  CHECK(fs::is_regular_file(out / "category_data/other_metrics.json"));
+  const auto inspect = run_loupe({"inspect", trace.string()});
+  REQUIRE(inspect.exit_code == 0);
+  CHECK_THAT(inspect.out, Catch::Contains("1 GPU-graph launch(es) with no replayed kernels"));
+  const auto json = run_loupe({"inspect", trace.string(), "--json"});
+  CHECK_THAT(json.out, Catch::Contains("\"graph_launches_without_kernels\":1"));
+}
+
 TEST_CASE("loupe analyze --trace picks the platform", "[trace][cli]") {
   loupe::test::TempDir tmp;
   const fs::path trace = tmp.path() / "small.json";

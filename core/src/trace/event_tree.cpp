@@ -185,6 +185,7 @@ void EventTree::attach_gpu_ops(const TraceModel& model,
         const auto it = gpu_by_link.find(link);
         if (it != gpu_by_link.end()) found = it->second;
       }
+      if (found.empty()) ++stats_.graph_launches_without_kernels;
     } else if (link != kNoValue) {
       const auto s = flow_start.find(link);
       const auto f = flow_end.find(link);

@@ -111,6 +111,11 @@ std::string render_text(const InspectSummary& s) {
        std::to_string(s.tree.gpu_linked) + " of " + std::to_string(s.tree.gpu_ops) +
        " GPU ops linked, " + std::to_string(s.tree.cpu_roots) + " CPU root ops, " +
        std::to_string(s.tree.dropped_by_bleed) + " host events dropped by the bleed rule\n";
+  if (s.tree.graph_launches_without_kernels > 0) {
+    o += "  " + std::to_string(s.tree.graph_launches_without_kernels) +
+         " GPU-graph launch(es) with no replayed kernels in the trace (their GPU time is "
+         "missing)\n";
+  }
   o += std::string("GPU time (linked GPU ops, ") +
        (s.time_mode == TimeMode::kExact ? "exact" : "TraceLens-compatible") + " arithmetic):\n";
   if (!s.timeline) {
@@ -198,6 +203,7 @@ std::string render_json(const InspectSummary& s) {
   u64("gpu_ops", s.tree.gpu_ops);
   u64("gpu_linked", s.tree.gpu_linked);
   u64("launches_without_gpu_op", s.tree.launches_without_gpu_op);
+  u64("graph_launches_without_kernels", s.tree.graph_launches_without_kernels);
   u64("fwd_bwd_links", s.tree.fwd_bwd_links);
   w.EndObject();
   w.Key("time_mode");

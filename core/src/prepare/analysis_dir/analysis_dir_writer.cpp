@@ -47,6 +47,13 @@ class Pipeline {
                          " trace has GPU events only");
     }
     const std::string report_dir = comparative() ? "perf_report_trace1_csvs/" : "perf_report_csvs/";
+    if (const std::uint64_t missing = tree.stats().graph_launches_without_kernels; missing > 0) {
+      note(std::to_string(missing) +
+           " GPU-graph launch(es) (cudaGraphLaunch/hipGraphLaunch) have no replayed kernels in "
+           "the trace: the profiler did not record the graph's kernels, so their GPU time is "
+           "missing from every table and finding (profile with the graph's kernels captured, or "
+           "with graphs disabled, to see it)");
+    }
 
     step("computing the GPU timeline");
     const std::string timeline_csv = gpu_timeline_csv_of(model_, tree);

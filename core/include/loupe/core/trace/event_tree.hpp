@@ -39,6 +39,9 @@ struct TreeStats {
   std::uint64_t gpu_linked = 0;
   std::uint64_t gpu_linked_twice = 0;         // attached by more than one runtime call
   std::uint64_t launches_without_gpu_op = 0;  // runtime call with an `s` flow but no GPU op found
+  // cuda/hipGraphLaunch calls whose replayed kernels the trace does not hold (the profiler did
+  // not capture the graph's kernels, or the trace was cut)
+  std::uint64_t graph_launches_without_kernels = 0;
   std::uint64_t flows_ending_off_gpu = 0;     // the flow's `f` names no GPU op on its thread
   std::uint64_t flows_without_id = 0;
   std::uint64_t fwd_bwd_links = 0;
