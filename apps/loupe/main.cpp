@@ -22,10 +22,13 @@ Commands:
                   then analyze it (--trace2 TRACE2: compare two traces)
   analyze DIR     run every plugin whose categories DIR's manifest lists; write
                   category_data/<cat>_metrics.json, system_findings/ and category_findings/
-                  markdown, and loupe_run.json
+                  markdown, loupe_run.json, and the run's report (priority_data.json,
+                  findings.json, analysis.md, metadata/model_info.json)
   inspect TRACE   summarize a PyTorch profiler trace (.json/.json.gz) read natively
   plugins         list the plugins found (and every rejected file with its reason)
   validate FILE   check a findings markdown file like TraceLens's validator does
+  validate --report DIR
+                  check DIR/analysis.md like TraceLens's validate_report does
   help [COMMAND]  show this text, or the help of COMMAND
 
 Options:
@@ -33,8 +36,8 @@ Options:
   --version       print the Loupe version and plugin ABI version
 
 Exit codes:
-  0  success (every category OK or NO_DATA; a valid findings file)
-  1  a category ended in ERROR; an invalid findings file
+  0  success (every category OK or NO_DATA; a valid findings file or report)
+  1  a category ended in ERROR; an invalid findings file or report
   2  bad usage, or an input that cannot be read
 
 Plugins are searched next to the loupe executable (the bundled ones), then in --plugin-dir

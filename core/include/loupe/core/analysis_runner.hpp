@@ -63,6 +63,7 @@ struct AnalyzeReport {
   std::vector<PluginOutcome> plugins;  // in execution order
   std::vector<std::string> unhandled;  // manifest categories no plugin handles
   std::vector<std::string> report_files;  // run-level outputs (priority_data.json), relative
+  Json priority_data;                      // what priority_data.json holds
   Json run_findings;                       // what findings.json holds (ranked findings)
   bool any_error() const;
 };
