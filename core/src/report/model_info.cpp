@@ -43,7 +43,9 @@ constexpr std::array kFamilies = {
     Family{"Llama", "Llama"},
     Family{"Mistral", "Mistral"},
     Family{"Mixtral", "Mixtral"},
+    Family{"Flux1", "FLUX.1"},
     Family{"Flux", "FLUX"},
+    Family{"SD3", "Stable Diffusion 3"},
     Family{"Clip", "CLIP"},
     Family{"CLIP", "CLIP"},
     Family{"T5", "T5"},
@@ -69,9 +71,33 @@ struct Root {
   std::string prefix;
 };
 
+std::string display_name(const std::string& prefix) {
+  for (const auto& f : kFamilies) {
+    if (prefix.rfind(f.prefix, 0) == 0) return f.name;
+  }
+  return prefix;
+}
+
+// A diffusion pipeline is named by its denoiser (xFuserFlux1Transformer2DWrapper,
+// FluxTransformer2DModel, UNet2DConditionModel), not by the text encoders that run beside it.
+std::optional<Root> diffusion_root(const ModelEvidence& e) {
+  for (const auto& m : e.modules) {
+    for (const std::string_view marker : {"Transformer2D", "UNet2DCondition"}) {
+      const auto at = m.find(marker);
+      if (at == std::string::npos) continue;
+      std::string prefix = m.substr(0, at);
+      if (prefix.rfind("xFuser", 0) == 0) prefix.erase(0, 6);
+      if (prefix.empty()) prefix = std::string(marker);
+      return Root{m, display_name(prefix), prefix};
+    }
+  }
+  return std::nullopt;
+}
+
 // The model class: a module named <family><suffix>, or a known family's bare name (ResNet).
 // Heads (For..., LMHeadModel) win over bare containers (...Model).
 std::optional<Root> find_root(const ModelEvidence& e) {
+  if (auto diffusion = diffusion_root(e)) return diffusion;
   std::optional<Root> best;
   size_t best_rank = kRootSuffixes.size() + 1;
   for (const auto& m : e.modules) {
@@ -88,14 +114,7 @@ std::optional<Root> find_root(const ModelEvidence& e) {
       if (prefix.empty()) continue;
       if (i < best_rank) {
         best_rank = i;
-        std::string display = prefix;
-        for (const auto& f : kFamilies) {
-          if (prefix.rfind(f.prefix, 0) == 0) {
-            display = f.name;
-            break;
-          }
-        }
-        best = Root{m, display, prefix};
+        best = Root{m, display_name(prefix), prefix};
       }
       break;
     }
@@ -334,10 +353,12 @@ ModelInfo identify_model(const ModelEvidence& e) {
   if (transformer) {
     const bool decoder = any_module(e, "DecoderLayer") || any_module(e, "ForCausalLM") ||
                          any_module(e, "CausalLM") || (root && contains(root->cls, "ForCausalLM"));
-    const bool diffusion = any_module(e, "Transformer2DModel") || any_module(e, "UNet");
+    const bool dit = any_module(e, "Transformer2D");
+    const bool diffusion = dit || any_module(e, "UNet2DCondition");
     const bool vision = any_module(e, "PatchEmbed") || any_module(e, "Vision");
     if (diffusion) {
-      info.architecture = "Diffusion Transformer";
+      info.architecture = dit ? "Diffusion Transformer (with its text encoders and VAE)"
+                              : "Diffusion UNet (with its text encoders and VAE)";
     } else if (decoder) {
       info.architecture = "Decoder-only Transformer";
     } else if (vision || (has_conv_module && any_module(e, "Encoder"))) {
@@ -361,11 +382,13 @@ ModelInfo identify_model(const ModelEvidence& e) {
         info.scale = decoder_scale(*d) + " (" + width + ")";
       } else if (!diffusion) {
         info.scale = encoder_scale(*d) + " (" + width + ")";
-      } else {
-        info.scale = width;
       }
-      info.evidence.push_back("scale: " + width + " = the most frequent linear-layer weight "
-                              "dimension");
+      // A diffusion pipeline's linear layers belong to several models (text encoders,
+      // denoiser, VAE): no single width names its size.
+      if (!diffusion) {
+        info.evidence.push_back("scale: " + width +
+                                " = the most frequent linear-layer weight dimension");
+      }
     }
   } else if (conv_rows >= 3 || (has_conv_module && conv_rows >= 1)) {
     const bool basic = any_module(e, "BasicBlock");
