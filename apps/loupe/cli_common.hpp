@@ -17,6 +17,7 @@ namespace po = boost::program_options;
 inline constexpr int kExitOk = 0;        // every category OK or NO_DATA / file valid
 inline constexpr int kExitFindings = 1;  // a category ended in ERROR / file invalid
 inline constexpr int kExitUsage = 2;     // bad usage or unreadable input
+inline constexpr int kExitGate = 3;      // analyze --fail-on matched / diff-findings regressed
 
 // -v / -q handling: adds the options and applies them to spdlog.
 void add_verbosity_options(po::options_description& options);

@@ -15,6 +15,7 @@
 #include "loupe/core/analysis_runner.hpp"
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/core/prepare/arch_selection.hpp"
+#include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "trace_to_directory.hpp"
@@ -189,6 +190,20 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
   std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
 }
 
+// --fail-on: lists what matched; true when anything did.
+bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings) {
+  if (terms.empty()) return false;
+  const auto matches = core::evaluate_fail_on(terms, run_findings);
+  for (const auto& m : matches) {
+    std::cout << "FAIL-ON " << m.term << ": " << core::escape_for_terminal(m.what) << "\n";
+  }
+  if (!matches.empty()) {
+    std::cout << "--fail-on matched " << matches.size() << (matches.size() == 1 ? " time" : " times")
+              << " (exit 3)\n";
+  }
+  return !matches.empty();
+}
+
 }  // namespace
 
 int run_analyze(const std::vector<std::string>& args) {
@@ -215,7 +230,7 @@ int run_analyze(const std::vector<std::string>& args) {
       "that run more kernels in trace 1 than in trace 2, and the manifest carries trace 2's\n"
       "utilization and per-category time.\n\n"
       "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable "
-      "input.\n\n"
+      "input,\n3 a --fail-on condition matched (and no category ended in ERROR).\n\n"
       "Options");
   std::vector<std::string> only;
   std::vector<std::string> plugin_dirs;
@@ -243,7 +258,11 @@ int run_analyze(const std::vector<std::string>& args) {
       "seconds one plugin category may take (also its CPU-time limit)")(
       "plugin-memory", po::value<std::uint64_t>()->default_value(4096),
       "MB of memory one plugin child may allocate beyond what it inherits; 0: no limit")(
-      "strict", "exit 2 before any work when a plugin file is rejected or shadowed");
+      "strict", "exit 2 before any work when a plugin file is rejected or shadowed")(
+      "fail-on", po::value<std::string>(),
+      "exit 3 when a finding or run fact matches, for CI (comma-separated, any matches): "
+      "savings>5%, savings>2ms, idle>30%, comm>10%, total>100ms, findings>0, category=gemm, "
+      "tier=system; numeric terms take > >= < <=, category/tier = or !=");
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("dir", po::value<std::string>(), "analysis directory");
@@ -259,6 +278,15 @@ int run_analyze(const std::vector<std::string>& args) {
     return kExitOk;
   }
   apply_verbosity(vm);
+  std::vector<core::FailTerm> fail_on;
+  if (vm.count("fail-on") > 0) {
+    try {
+      fail_on = core::parse_fail_on(vm["fail-on"].as<std::string>());
+    } catch (const core::FailOnError& e) {
+      std::cerr << "loupe analyze: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   const bool from_trace = vm.count("trace") > 0;
   if (from_trace && vm.count("dir") > 0) {
     std::cerr << "loupe analyze: give either DIR or --trace TRACE, not both\n";
@@ -457,7 +485,8 @@ int run_analyze(const std::vector<std::string>& args) {
     }
     const auto report = core::run_analysis(model, plugins, options);
     print_summary(report, options.output_dir);
-    return report.any_error() ? kExitFindings : kExitOk;
+    if (report.any_error()) return kExitFindings;
+    return gate(fail_on, report.run_findings) ? kExitGate : kExitOk;
   } catch (const core::PlanError& e) {
     std::cerr << "loupe analyze: " << dir.string() << ": " << e.what() << "\n";
     return kExitUsage;

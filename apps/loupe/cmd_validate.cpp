@@ -48,8 +48,9 @@ int run_validate(const std::vector<std::string>& args) {
       "DIR/category_data/*_metrics.json, the kernel-fusion Impact format, P-items and Top\n"
       "Operations against DIR/priority_data.json, reasoning-candidate markers and impact\n"
       "markers. Prints `PASS: Report is valid` or `FAIL:` and the errors. Without --scope the\n"
-      "scope is DIR's manifest comparison_scope; with --compat tracelens and no --scope it is\n"
-      "TraceLens's default (None, which checks fusion Impact lines the comparative way).\n\n"
+      "scope is DIR's manifest comparison_scope (what TraceLens's orchestrator passes); without\n"
+      "either it is TraceLens's default, None, which checks fusion Impact lines the comparative\n"
+      "way.\n\n"
       "Options");
   visible.add_options()("help,h", "show this help")(
       "tier", po::value<std::string>(),
@@ -100,7 +101,7 @@ int run_validate(const std::vector<std::string>& args) {
       std::cerr << "loupe validate: --report: " << dir.string() << " is not a directory\n";
       return kExitUsage;
     }
-    if (!scope && mode == core::ValidationMode::Default) scope = manifest_scope(dir);
+    if (!scope) scope = manifest_scope(dir);
     const auto result = core::validate_report(dir, scope);
     if (json) {
       std::cout << core::format_validation_json(result) << "\n";

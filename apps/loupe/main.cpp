@@ -39,6 +39,7 @@ Exit codes:
   0  success (every category OK or NO_DATA; a valid findings file or report)
   1  a category ended in ERROR; an invalid findings file or report
   2  bad usage, or an input that cannot be read
+  3  analyze --fail-on matched; diff-findings --fail-on-regression found a regression
 
 Plugins are searched next to the loupe executable (the bundled ones), then in --plugin-dir
 directories, then $LOUPE_PLUGIN_PATH (':'-separated); the first plugin found for a name or a

@@ -514,18 +514,36 @@ class ReportWriter {
       const char* icon = icon_for_priority(n);
       if (fusion) icon = confidence_icon(card_field(sc.card, "Confidence"));
       out_ << "### " << icon << " P" << n << ": " << sc.card.title << "\n\n";
+      std::string pending;  // a line to write after the impact block
       for (const auto& line : sc.card.body) {
         std::string text = line;
+        std::string moved;  // what the comparative Impact line cannot hold
         if (fusion && comparative_ && text.rfind("**Impact**", 0) == 0) {
-          // Comparative fusion impact carries no perf-model coverage parenthetical.
-          if (const auto paren = text.find(" (perf-model coverage"); paren != std::string::npos) {
-            text.erase(paren);
+          // The comparative fusion Impact line is "impact_score: X" alone (no perf-model
+          // coverage parenthetical); the estimated saving goes on its own line.
+          const auto score = text.find("impact_score:");
+          if (score != std::string::npos) {
+            size_t end = text.find_first_not_of(" ", score + 13);
+            end = end == std::string::npos ? text.size()
+                                           : text.find_first_not_of("0123456789.", end);
+            if (end != std::string::npos && end < text.size()) {
+              std::string rest = text.substr(end);
+              text.erase(end);
+              if (const auto saving = rest.find("estimated saving"); saving != std::string::npos) {
+                moved = "Estimated saving: " + rest.substr(saving + 17);
+              }
+            }
           }
         }
         out_ << text << "\n";
         const bool marker = text.rfind("<!-- impact-begin", 0) == 0;
         if (!text.empty() && !marker && text.rfind("**Impact**", 0) != 0) out_ << "\n";
-        if (text.rfind("<!-- impact-end", 0) == 0) out_ << "\n";
+        if (text.rfind("<!-- impact-end", 0) == 0) {
+          out_ << "\n";
+          if (!pending.empty()) out_ << pending << "\n\n";
+          pending.clear();
+        }
+        if (!moved.empty()) pending = std::move(moved);
       }
       out_ << kArrow << " *See [Detailed Analysis: " << label << " > P" << n << "](#"
            << anchor << n << ") for details*\n\n---\n\n";
