@@ -38,6 +38,7 @@ std::function<void(std::uint64_t, std::uint64_t)> trace_load_progress(const std:
                                                                       bool quiet);
 
 int run_analyze(const std::vector<std::string>& args);
+int run_diff_findings(const std::vector<std::string>& args);
 int run_inspect(const std::vector<std::string>& args);
 int run_plugins(const std::vector<std::string>& args);
 int run_validate(const std::vector<std::string>& args);

@@ -15,6 +15,7 @@
 #include "loupe/core/analysis_runner.hpp"
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/core/prepare/arch_selection.hpp"
+#include "loupe/core/report/analysis_report.hpp"
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/text_escape.hpp"
@@ -172,11 +173,32 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
     for (const auto& f : findings->as_array()) {
       if (shown++ == kTopFindingsShown) break;
       const Json* mid = f.find("saving_ms") == nullptr ? nullptr : f.find("saving_ms")->find("mid");
-      std::cout << "  P" << f.find("priority")->as_int() << "  "
-                << (mid != nullptr && mid->is_number() ? fixed3(mid->as_double()) + " ms"
-                                                       : std::string("not quantified"))
-                << "\t" << f.find("category")->as_string() << "\t"
-                << core::escape_for_terminal(f.find("title")->as_string()) << "\n";
+      const Json* pct = f.find("saving_percent_of_e2e") == nullptr
+                            ? nullptr
+                            : f.find("saving_percent_of_e2e")->find("mid");
+      std::string saving = "not quantified";
+      if (mid != nullptr && mid->is_number()) {
+        saving = fixed3(mid->as_double()) + " ms";
+        if (pct != nullptr && pct->is_number()) {
+          char buf[32];
+          std::snprintf(buf, sizeof buf, " (%.2f%%)", pct->as_double());
+          saving += buf;
+        }
+      }
+      // The findings file that explains it (evidence.files: metrics, findings, ops table).
+      std::string file;
+      if (const Json* evidence = f.find("evidence"); evidence != nullptr) {
+        if (const Json* files = evidence->find("files");
+            files != nullptr && files->is_array() && files->size() > 1 &&
+            files->as_array()[1].is_string()) {
+          file = files->as_array()[1].as_string();
+        }
+      }
+      std::cout << "  P" << f.find("priority")->as_int() << "  " << saving << "\t"
+                << f.find("category")->as_string() << "\t"
+                << core::escape_for_terminal(f.find("title")->as_string());
+      if (!file.empty()) std::cout << "\t" << core::escape_for_terminal(file);
+      std::cout << "\n";
     }
     if (findings->size() > kTopFindingsShown) {
       std::cout << "  ... " << findings->size() - kTopFindingsShown << " more in findings.json\n";
@@ -186,6 +208,11 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
     std::cout << "  no plugin for:";
     for (const auto& u : report.unhandled) std::cout << " " << u;
     std::cout << "\n";
+  }
+  for (const auto& f : report.report_files) {
+    if (f == core::kAnalysisReportFile) {
+      std::cout << "Report: " << (output_dir / f).string() << "\n";
+    }
   }
   std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
 }

@@ -24,6 +24,8 @@ Commands:
                   category_data/<cat>_metrics.json, system_findings/ and category_findings/
                   markdown, loupe_run.json, and the run's report (priority_data.json,
                   findings.json, analysis.md, metadata/model_info.json)
+  diff-findings OLD NEW
+                  findings that appeared, vanished or grew between two runs (by stable id)
   inspect TRACE   summarize a PyTorch profiler trace (.json/.json.gz) read natively
   plugins         list the plugins found (and every rejected file with its reason)
   validate FILE   check a findings markdown file like TraceLens's validator does
@@ -52,6 +54,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "inspect") return loupe::cli::run_inspect(rest);
     if (command == "plugins") return loupe::cli::run_plugins(rest);
     if (command == "validate") return loupe::cli::run_validate(rest);
+    if (command == "diff-findings") return loupe::cli::run_diff_findings(rest);
   } catch (const std::exception& e) {
     std::cerr << "loupe " << command << ": internal error: " << e.what() << "\n";
     return loupe::cli::kExitUsage;
