@@ -7,7 +7,9 @@
 
 #include "loupe/core/atomic_file.hpp"
 #include "loupe/core/json_convert.hpp"
+#include "loupe/core/report/html_report.hpp"
 #include "loupe/core/report/model_info.hpp"
+#include "loupe/core/report/perf_plot.hpp"
 #include "loupe/core/text_escape.hpp"
 
 namespace loupe::core {
@@ -113,6 +115,19 @@ ModelInfo run_model_info(const Model& model, const AnalyzeReport& report, Compat
   return identify_model(evidence);
 }
 
+// Writes one report file atomically and records it; false (logged) when it cannot be written.
+bool write_report_file(const std::filesystem::path& output_dir, const char* name,
+                       const std::string& text, AnalyzeReport& report) {
+  try {
+    write_file_atomically(output_dir / name, text);
+    report.report_files.emplace_back(name);
+    return true;
+  } catch (const std::exception& e) {
+    spdlog::error("{} could not be written: {}", name, e.what());
+    return false;
+  }
+}
+
 }  // namespace
 
 AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport& report,
@@ -165,22 +180,31 @@ void write_run_report(const Model& model, AnalyzeReport& report,
   bool from_input = false;
   const ModelInfo info = run_model_info(model, report, compat, from_input);
   if (!from_input) {
-    try {
-      write_file_atomically(output_dir / kModelInfoFile,
-                            dump_python_json(model_info_json(info), 2, false) + "\n");
-      report.report_files.emplace_back(kModelInfoFile);
-    } catch (const std::exception& e) {
-      spdlog::error("{} could not be written: {}", kModelInfoFile, e.what());
+    write_report_file(output_dir, kModelInfoFile,
+                      dump_python_json(model_info_json(info), 2, false) + "\n", report);
+  }
+  AnalysisReportInput input = gather_report_input(model, report, output_dir, info);
+  const std::string title = (info.model == kCannotInfer ? std::string("Workload") : info.model) +
+                            " - " + (input.platform.name.empty() ? "GPU" : input.platform.name) +
+                            ": GPU time by category";
+  const std::string svg = replace_invalid_utf8(perf_breakdown_svg(perf_breakdown(input.manifest), title));
+  if (!svg.empty() && write_report_file(output_dir, kPerfPlotFile, svg, report)) {
+    input.plot_file = kPerfPlotFile;
+  }
+  write_report_file(output_dir, kAnalysisReportFile,
+                    replace_invalid_utf8(build_analysis_report(input)), report);
+  // The tables the page links to: only those beside it (analyze DIR -o OUT leaves them in DIR).
+  std::vector<std::string> csv_files;
+  for (const auto& name : model.table_names()) {
+    std::error_code ec;
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".csv") == 0 &&
+        name.rfind("trace/", 0) != 0 && std::filesystem::is_regular_file(output_dir / name, ec)) {
+      csv_files.push_back(name);
     }
   }
-  try {
-    const AnalysisReportInput input = gather_report_input(model, report, output_dir, info);
-    write_file_atomically(output_dir / kAnalysisReportFile,
-                          replace_invalid_utf8(build_analysis_report(input)));
-    report.report_files.emplace_back(kAnalysisReportFile);
-  } catch (const std::exception& e) {
-    spdlog::error("{} could not be written: {}", kAnalysisReportFile, e.what());
-  }
+  write_report_file(output_dir, kHtmlReportFile,
+                    replace_invalid_utf8(build_html_report(input, report.run_findings, svg, csv_files)),
+                    report);
 }
 
 }  // namespace loupe::core
