@@ -50,7 +50,7 @@ case "${1:-}" in
     (cd out/demo && find perf_report_csvs category_data metadata -type f ! -name '*_metrics.json' | sort | sed 's/^/  /')
     echo "Analyzer outputs:"
     (cd out/demo && find . -name '*_metrics.json' -o -name '*_findings.md' | sed 's#^\./##' | sort | sed 's/^/  /')
-    echo "Ranked report: out/demo/findings.json, out/demo/priority_data.json"
+    echo "Report: out/demo/analysis.md, out/demo/report.html (ranked: out/demo/findings.json, out/demo/priority_data.json)"
     echo "Run record: out/demo/loupe_run.json"
     exit "$status"
     ;;
