@@ -188,9 +188,9 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       // The findings file that explains it (evidence.files: metrics, findings, ops table).
       std::string file;
       if (const Json* evidence = f.find("evidence"); evidence != nullptr) {
-        if (const Json* files = evidence->find("files");
-            files != nullptr && files->is_array() && files->size() > 1 &&
-            files->as_array()[1].is_string()) {
+        if (const Json* files = evidence->find("files"); files != nullptr && files->is_array() &&
+                                                         files->size() > 1 &&
+                                                         files->as_array()[1].is_string()) {
           file = files->as_array()[1].as_string();
         }
       }
@@ -225,8 +225,8 @@ bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings) {
     std::cout << "FAIL-ON " << m.term << ": " << core::escape_for_terminal(m.what) << "\n";
   }
   if (!matches.empty()) {
-    std::cout << "--fail-on matched " << matches.size() << (matches.size() == 1 ? " time" : " times")
-              << " (exit 3)\n";
+    std::cout << "--fail-on matched " << matches.size()
+              << (matches.size() == 1 ? " time" : " times") << " (exit 3)\n";
   }
   return !matches.empty();
 }

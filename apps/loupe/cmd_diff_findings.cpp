@@ -25,8 +25,9 @@ bool load(const std::string& argument, const char* which, Json& out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::cerr << "loupe diff-findings: " << which << ": cannot read " << path.string()
-              << (fs::exists(path, ec) ? "" : " (no such file; give a findings.json or the -o "
-                                              "directory of a loupe analyze run)")
+              << (fs::exists(path, ec) ? ""
+                                       : " (no such file; give a findings.json or the -o "
+                                         "directory of a loupe analyze run)")
               << "\n";
     return false;
   }
@@ -81,7 +82,7 @@ int run_diff_findings(const std::vector<std::string>& args) {
       "fail-on-regression", "exit 3 when a finding appeared or grew");
   po::options_description hidden;
   hidden.add_options()("old", po::value<std::string>(), "old run")("new", po::value<std::string>(),
-                                                                     "new run");
+                                                                   "new run");
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description positional;

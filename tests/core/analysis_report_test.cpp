@@ -164,10 +164,13 @@ TEST_CASE("a run with no findings writes an honest report that validates", "[rep
   AnalysisReportInput in;
   in.manifest = manifest(false);
   in.priority_data = priority_data(false);
-  const std::string no_cards = "# gemm Analysis\n\n## Recommendations\n\nNothing to fix.\n\n"
-                               "## Detailed Analysis\n\nNothing to fix.\n";
-  in.categories.push_back(category("gemm", Tier::Compute, "compute", findings::Status::Ok, no_cards));
-  in.categories.push_back(category("cpu_idle", Tier::System, "system", findings::Status::NoData, ""));
+  const std::string no_cards =
+      "# gemm Analysis\n\n## Recommendations\n\nNothing to fix.\n\n"
+      "## Detailed Analysis\n\nNothing to fix.\n";
+  in.categories.push_back(
+      category("gemm", Tier::Compute, "compute", findings::Status::Ok, no_cards));
+  in.categories.push_back(
+      category("cpu_idle", Tier::System, "system", findings::Status::NoData, ""));
   const std::string report = build_analysis_report(in);
   CHECK_THAT(report, Catch::StartsWith("# Workload - MI300X Standalone Analysis"));
   CHECK_THAT(report, Catch::Contains("No compute kernel optimization opportunities identified") &&
@@ -210,13 +213,15 @@ TEST_CASE("a comparative report labels both traces", "[report]") {
 
 TEST_CASE("the bundled Qwen1.5-0.5B sample is identified from its modules, shapes and dtypes",
           "[report][model_info]") {
-  const auto table = parse_csv(loupe::test::read_text(
-      loupe::test::bundled_data_dir() / "samples/mi300_qwen/perf_report_csvs/unified_perf_summary.csv"));
+  const auto table = parse_csv(
+      loupe::test::read_text(loupe::test::bundled_data_dir() /
+                             "samples/mi300_qwen/perf_report_csvs/unified_perf_summary.csv"));
   const ModelEvidence evidence = evidence_from_unified_summary(table);
   CHECK(evidence.ops.size() == 35);
   CHECK(evidence.modules == std::vector<std::string>{"Embedding", "Linear", "Qwen2Attention",
                                                      "Qwen2DecoderLayer", "Qwen2MLP", "Qwen2Model",
-                                                     "Qwen2RMSNorm", "Qwen2RotaryEmbedding", "SiLU"});
+                                                     "Qwen2RMSNorm", "Qwen2RotaryEmbedding",
+                                                     "SiLU"});
   const ModelInfo info = identify_model(evidence);
   CHECK(info.model == "Qwen2 family (Qwen1.5 / Qwen2)");
   CHECK(info.architecture == "Decoder-only Transformer");

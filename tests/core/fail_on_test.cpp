@@ -23,10 +23,13 @@ Json run_findings(double gemm_ms = 3.343, const char* gemm_id = "gemm-c429b3ce26
     "run": {"total_time_ms": 33.131, "idle_time_percent": 10.2,
             "exposed_comm_time_percent": 0.0},
     "findings": [
-      {"id": ")" + std::string(gemm_id) + R"(", "priority": 1, "category": "gemm",
+      {"id": ")" +
+               std::string(gemm_id) + R"(", "priority": 1, "category": "gemm",
        "tier": "compute", "title": "Compute-bound GEMMs",
-       "saving_ms": {"low": 2.9, "mid": )" + std::to_string(gemm_ms) + R"(, "high": 3.8},
-       "saving_percent_of_e2e": {"low": 8.65, "mid": )" + std::to_string(pct) + R"(, "high": 11.53}},
+       "saving_ms": {"low": 2.9, "mid": )" +
+               std::to_string(gemm_ms) + R"(, "high": 3.8},
+       "saving_percent_of_e2e": {"low": 8.65, "mid": )" +
+               std::to_string(pct) + R"(, "high": 11.53}},
       {"id": "cpu_idle-0123456789ab", "priority": 2, "category": "cpu_idle", "tier": "system",
        "title": "Host waits", "saving_ms": {"low": null, "mid": null, "high": null},
        "saving_percent_of_e2e": {"low": null, "mid": null, "high": null}}]})");
@@ -58,8 +61,9 @@ TEST_CASE("--fail-on matches findings and run facts", "[report][fail_on]") {
   // Any term: one match is enough, every match is listed with what matched.
   const auto matches = evaluate_fail_on(parse_fail_on("savings>50%,category=gemm"), doc);
   REQUIRE(matches.size() == 1);
-  CHECK(matches[0].what == "P1 gemm-c429b3ce26c6 (gemm) Compute-bound GEMMs: saving 3.343 ms "
-                           "(10.09% of E2E)");
+  CHECK(matches[0].what ==
+        "P1 gemm-c429b3ce26c6 (gemm) Compute-bound GEMMs: saving 3.343 ms "
+        "(10.09% of E2E)");
 }
 
 TEST_CASE("--fail-on rejects what it cannot read, naming the term", "[report][fail_on]") {
@@ -71,8 +75,9 @@ TEST_CASE("--fail-on rejects what it cannot read, naming the term", "[report][fa
     }
     return std::string("accepted");
   };
-  CHECK(message("savngs>5%") == "--fail-on: 'savngs>5%': unknown key 'savngs' (keys: savings, "
-                                "idle, comm, total, findings, category, tier)");
+  CHECK(message("savngs>5%") ==
+        "--fail-on: 'savngs>5%': unknown key 'savngs' (keys: savings, "
+        "idle, comm, total, findings, category, tier)");
   CHECK(message("savings>5") == "--fail-on: 'savings>5': savings needs ms or %");
   CHECK(message("savings>five%") == "--fail-on: 'savings>five%': 'five' is not a number");
   CHECK(message("idle>3ms") == "--fail-on: 'idle>3ms': a share of GPU time, in %");
@@ -81,8 +86,9 @@ TEST_CASE("--fail-on rejects what it cannot read, naming the term", "[report][fa
   CHECK(message("tier=gpu") == "--fail-on: 'tier=gpu': tier is compute or system");
   CHECK(message("idle>") == "--fail-on: 'idle>': no value after the comparison");
   CHECK(message("savings>5%,") == "--fail-on: 'savings>5%,' has an empty term");
-  CHECK(message("gemm") == "--fail-on: 'gemm' is not KEY OP VALUE (keys: savings, idle, comm, "
-                           "total, findings, category, tier)");
+  CHECK(message("gemm") ==
+        "--fail-on: 'gemm' is not KEY OP VALUE (keys: savings, idle, comm, "
+        "total, findings, category, tier)");
   CHECK(message("savings>nan%") == "--fail-on: 'savings>nan%': 'nan' is not a number");
   CHECK(message(" savings >= 2 ms , idle > 30 % ") == "accepted");
 }

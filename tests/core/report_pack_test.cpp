@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
+#include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
 #include "loupe/core/csv_table.hpp"
@@ -42,8 +42,7 @@ void check_report(const fs::path& shared, const fs::path& dir, Scope scope) {
   check_tracelens_accepts(shared, dir, scope == Scope::Comparative ? "comparative" : "standalone");
   // Recorded as a run output, so that the next run into the directory replaces it.
   CHECK_THAT(loupe::test::read_text(dir / "loupe_run.json"),
-             Catch::Contains("\"analysis.md\"") &&
-                 Catch::Contains("\"metadata/model_info.json\""));
+             Catch::Contains("\"analysis.md\"") && Catch::Contains("\"metadata/model_info.json\""));
 }
 
 struct Known {
@@ -68,10 +67,8 @@ TEST_CASE("model identification matches what each reference trace is known to be
   const std::vector<Known> known = {
       {"h100_bert", "BERT", "Transformer encoder", "small (hidden size 512)", "BF16"},
       {"mi300_bert", "BERT", "Transformer encoder", "small (hidden size 512)", "BF16"},
-      {"h100_qwen", "Qwen2 family (Qwen1.5 / Qwen2)", "Decoder-only Transformer", "~0.5B",
-       "BF16"},
-      {"mi300_qwen", "Qwen2 family (Qwen1.5 / Qwen2)", "Decoder-only Transformer", "~0.5B",
-       "BF16"},
+      {"h100_qwen", "Qwen2 family (Qwen1.5 / Qwen2)", "Decoder-only Transformer", "~0.5B", "BF16"},
+      {"mi300_qwen", "Qwen2 family (Qwen1.5 / Qwen2)", "Decoder-only Transformer", "~0.5B", "BF16"},
       {"h100_owlv2", "OWLv2", "Vision Transformer (encoder)", "large (hidden size 1024)", "BF16"},
       {"h100_timesformer", "TimeSformer", "Vision Transformer (encoder)", "base (hidden size 768)",
        "BF16"},
@@ -86,8 +83,8 @@ TEST_CASE("model identification matches what each reference trace is known to be
   std::size_t checked = 0;
   for (const auto& k : known) {
     INFO("run " << k.run);
-    const ModelInfo info =
-        identify_file(shared / "data/reference" / k.run / "perf_report_csvs/unified_perf_summary.csv");
+    const ModelInfo info = identify_file(shared / "data/reference" / k.run /
+                                         "perf_report_csvs/unified_perf_summary.csv");
     CHECK(info.model == k.model);
     CHECK(info.architecture == k.architecture);
     CHECK_THAT(info.scale, Catch::StartsWith(k.scale_prefix));
@@ -100,7 +97,8 @@ TEST_CASE("model identification matches what each reference trace is known to be
     const std::string name = entry.path().filename().string();
     if (name.rfind("ut_", 0) != 0) continue;
     INFO("run " << name);
-    const ModelInfo info = identify_file(entry.path() / "perf_report_csvs/unified_perf_summary.csv");
+    const ModelInfo info =
+        identify_file(entry.path() / "perf_report_csvs/unified_perf_summary.csv");
     CHECK(info.model == kCannot);
     CHECK(info.architecture == kCannot);
     CHECK(info.scale == kCannot);
@@ -125,9 +123,9 @@ TEST_CASE("inference traces: model_info and analysis.md from the raw trace", "[r
   for (const auto& k : known) {
     INFO("trace " << k.run);
     loupe::test::TempDir tmp;
-    const auto r = loupe::test::run_loupe(
-        {"analyze", "--trace", (shared / "data/traces" / k.run).string(), "-o",
-         tmp.path().string(), "-q"});
+    const auto r =
+        loupe::test::run_loupe({"analyze", "--trace", (shared / "data/traces" / k.run).string(),
+                                "-o", tmp.path().string(), "-q"});
     INFO(r.out << r.err);
     REQUIRE(r.exit_code == 0);
     rapidjson::Document info;

@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <string>
 
-#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+#include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
 #include "test_paths.hpp"
@@ -58,11 +58,11 @@ TEST_CASE("every analyze run writes analysis.md and model_info.json and says whe
   CHECK(valid.exit_code == 0);
   CHECK(valid.out == "PASS: Report is valid\n");
   CHECK_THAT(loupe::test::read_text(out / "loupe_run.json"),
-             Catch::Contains("\"analysis.md\"") &&
-                 Catch::Contains("\"metadata/model_info.json\""));
+             Catch::Contains("\"analysis.md\"") && Catch::Contains("\"metadata/model_info.json\""));
 
   // A rerun into the same directory replaces the report with the same bytes.
-  const auto second = run_loupe({"analyze", "--trace", sample().string(), "-o", out.string(), "-q"});
+  const auto second =
+      run_loupe({"analyze", "--trace", sample().string(), "-o", out.string(), "-q"});
   REQUIRE(second.exit_code == 0);
   CHECK(loupe::test::read_text(out / "analysis.md") == report);
 
@@ -84,11 +84,10 @@ TEST_CASE("--fail-on gates a CI job on the findings", "[trace][cli][report]") {
                                 "--fail-on", "savings>3ms,idle>30%,category=gemm"});
   INFO(gated.out << gated.err);
   CHECK(gated.exit_code == 3);
-  CHECK_THAT(gated.out,
-             Catch::Contains("FAIL-ON savings>3ms: P1 kernel_fusion-") &&
-                 Catch::Contains("FAIL-ON savings>3ms: P2 gemm-") &&
-                 Catch::Contains("FAIL-ON category=gemm: P2 gemm-") &&
-                 Catch::Contains("--fail-on matched 3 times (exit 3)"));
+  CHECK_THAT(gated.out, Catch::Contains("FAIL-ON savings>3ms: P1 kernel_fusion-") &&
+                            Catch::Contains("FAIL-ON savings>3ms: P2 gemm-") &&
+                            Catch::Contains("FAIL-ON category=gemm: P2 gemm-") &&
+                            Catch::Contains("--fail-on matched 3 times (exit 3)"));
   CHECK(gated.out.find("FAIL-ON idle>30%") == std::string::npos);  // 10.2 % idle
 
   const auto clear = run_loupe({"analyze", "--trace", sample().string(), "-o", out.string(), "-q",
@@ -110,11 +109,12 @@ TEST_CASE("diff-findings compares two runs by stable id", "[trace][cli][report]"
   const fs::path a = tmp.path() / "a";
   const fs::path b = tmp.path() / "b";
   for (const auto& out : {a, b}) {
-    REQUIRE(run_loupe({"analyze", "--trace", sample().string(), "-o", out.string(), "-q"})
-                .exit_code == 0);
+    REQUIRE(
+        run_loupe({"analyze", "--trace", sample().string(), "-o", out.string(), "-q"}).exit_code ==
+        0);
   }
-  const auto same = run_loupe({"diff-findings", a.string(), (b / "findings.json").string(),
-                               "--fail-on-regression"});
+  const auto same = run_loupe(
+      {"diff-findings", a.string(), (b / "findings.json").string(), "--fail-on-regression"});
   INFO(same.out << same.err);
   CHECK(same.exit_code == 0);
   CHECK(same.out == "Appeared (0)\nVanished (0)\nGrew (0)\nUnchanged: 8\n");

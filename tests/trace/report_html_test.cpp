@@ -7,9 +7,9 @@
 #include <set>
 #include <string>
 
-#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
 #include <zlib.h>
+#include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
 #include "test_paths.hpp"
@@ -25,10 +25,16 @@ std::size_t count(const std::string& text, const std::string& part) {
 }
 
 loupe::test::CliResult browse(const fs::path& profile, const std::vector<std::string>& args) {
-  std::vector<std::string> all = {"120", loupe::test::chromium()->string(), "--headless",
-                                  "--no-sandbox", "--disable-gpu", "--disable-quic",
-                                  "--no-first-run", "--disable-background-networking",
-                                  "--disable-component-update", "--disable-sync",
+  std::vector<std::string> all = {"120",
+                                  loupe::test::chromium()->string(),
+                                  "--headless",
+                                  "--no-sandbox",
+                                  "--disable-gpu",
+                                  "--disable-quic",
+                                  "--no-first-run",
+                                  "--disable-background-networking",
+                                  "--disable-component-update",
+                                  "--disable-sync",
                                   "--user-data-dir=" + profile.string()};
   all.insert(all.end(), args.begin(), args.end());
   return loupe::test::run_process("/usr/bin/timeout", all);
@@ -137,9 +143,9 @@ TEST_CASE("report.html renders in headless Chromium with every part of the repor
   CHECK_THAT(dom.out, Catch::Contains("href=\"category_data/gemm_ops.csv\""));
 
   const fs::path shot = tmp.path() / "report.png";
-  const auto screenshot = browse(tmp.path() / "profile-shot",
-                                 {"--window-size=1200,1600", "--screenshot=" + shot.string(),
-                                  "file://" + url.string()});
+  const auto screenshot = browse(
+      tmp.path() / "profile-shot",
+      {"--window-size=1200,1600", "--screenshot=" + shot.string(), "file://" + url.string()});
   INFO(screenshot.err);
   REQUIRE(screenshot.exit_code == 0);
   const PngFacts page = png_facts(loupe::test::read_text(shot));

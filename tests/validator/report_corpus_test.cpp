@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
 #include <rapidjson/document.h>
+#include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
 #include "loupe/core/validator.hpp"
@@ -36,7 +36,7 @@ std::optional<loupe::core::Scope> scope_of(const rapidjson::Value& c) {
   const auto& s = c["scope"];
   if (s.IsNull()) return std::nullopt;
   return std::string(s.GetString()) == "comparative" ? loupe::core::Scope::Comparative
-                                                       : loupe::core::Scope::Standalone;
+                                                     : loupe::core::Scope::Standalone;
 }
 
 std::vector<std::string> errors_of(const rapidjson::Value& verdict) {
@@ -79,11 +79,11 @@ TEST_CASE("the report validator gives TraceLens's verdict on every corpus case",
 
 TEST_CASE("the report validator names what it checks in TraceLens's words", "[report]") {
   // A spot check independent of expected.json: the R3 message of one case, written out.
-  const auto result =
-      loupe::core::validate_report(corpus_dir() / "r3_value_mismatch", loupe::core::Scope::Standalone);
+  const auto result = loupe::core::validate_report(corpus_dir() / "r3_value_mismatch",
+                                                   loupe::core::Scope::Standalone);
   REQUIRE_FALSE(result.passed);
-  REQUIRE(result.errors ==
-          std::vector<std::string>{"R3: P-item marker #2 mid=0.92 != findings[1].impact_score=0.82"});
+  REQUIRE(result.errors == std::vector<std::string>{
+                               "R3: P-item marker #2 mid=0.92 != findings[1].impact_score=0.82"});
 }
 
 TEST_CASE("the recorded verdicts are what TraceLens's validate_report returns", "[report][pack]") {
@@ -98,9 +98,9 @@ TEST_CASE("the recorded verdicts are what TraceLens's validate_report returns", 
     INFO("case " << name);
     const auto& scope = c.value["scope"];
     const auto run = loupe::test::run_process(
-        "/usr/bin/python3", {harness.string(), (shared / "reference" / "tracelens").string(),
-                             scope.IsNull() ? "none" : scope.GetString(),
-                             (corpus_dir() / name).string()});
+        "/usr/bin/python3",
+        {harness.string(), (shared / "reference" / "tracelens").string(),
+         scope.IsNull() ? "none" : scope.GetString(), (corpus_dir() / name).string()});
     REQUIRE(run.exit_code == 0);
     rapidjson::Document got;
     got.Parse(run.out.c_str());

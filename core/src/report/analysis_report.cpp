@@ -224,9 +224,10 @@ class ReportWriter {
       }
       if (sc.card.title.empty()) {
         sc.card.title = category + " finding " + (rank ? fixed(*rank, 0) : std::string("?"));
-        sc.card.body = {"**Insight**: the analyzer's card for this finding is not in its "
-                        "findings file.",
-                        "**Action**: see `category_data/" + category + "_metrics.json`."};
+        sc.card.body = {
+            "**Insight**: the analyzer's card for this finding is not in its "
+            "findings file.",
+            "**Action**: see `category_data/" + category + "_metrics.json`."};
       }
       compute_.push_back(std::move(sc));
       compute_findings_.push_back(&f);
@@ -273,8 +274,8 @@ class ReportWriter {
     } else {
       para << "The trace holds " << fixed_or_dash(u1.total_ms, 3, " ms") << " of GPU time on "
            << platform() << ": " << fixed_or_dash(u1.compute_pct, 1, "%") << " computation, "
-           << fixed_or_dash(u1.idle_pct, 1, "%") << " idle, "
-           << fixed_or_dash(u1.comm_pct, 1, "%") << " exposed communication.";
+           << fixed_or_dash(u1.idle_pct, 1, "%") << " idle, " << fixed_or_dash(u1.comm_pct, 1, "%")
+           << " exposed communication.";
       if (top1) para << " The largest compute category is " << top_cell(top1, u1) << ".";
     }
     para << " Loupe found " << compute_.size() << " compute-kernel "
@@ -304,9 +305,8 @@ class ReportWriter {
       if (u1.total_ms && u2.total_ms) {
         total_diff = signed_fixed(*u2.total_ms - *u1.total_ms, 3) + " ms";
         if (*u1.total_ms > 0) {
-          total_diff += " (" +
-                        signed_fixed((*u2.total_ms - *u1.total_ms) / *u1.total_ms * 100.0, 1) +
-                        "%)";
+          total_diff +=
+              " (" + signed_fixed((*u2.total_ms - *u1.total_ms) / *u1.total_ms * 100.0, 1) + "%)";
         }
       }
       out_ << "| Total Time | " << fixed_or_dash(u1.total_ms, 3, " ms") << " | "
@@ -364,8 +364,8 @@ class ReportWriter {
       out_ << "| Operation | Category | CoV | Reported Time (ms) |\n"
               "|-----------|----------|-----|-------------------|\n";
       for (const auto& h : in_.high_variance) {
-        out_ << "| " << table_text(h.operation) << " | " << h.category << " | "
-             << fixed(h.cov, 3) << " | " << fixed(h.time_ms, 3) << " |\n";
+        out_ << "| " << table_text(h.operation) << " | " << h.category << " | " << fixed(h.cov, 3)
+             << " | " << fixed(h.time_ms, 3) << " |\n";
       }
       out_ << "\n";
     }
@@ -429,15 +429,14 @@ class ReportWriter {
       }
       const Json* mid = f.find("impact_score");
       out_ << "<!-- impact-begin kind=p_item category=" << text_at(f, "category")
-           << " low=" << marker_number(f.find("impact_score_low"))
-           << " mid=" << marker_number(mid)
+           << " low=" << marker_number(f.find("impact_score_low")) << " mid=" << marker_number(mid)
            << " high=" << marker_number(f.find("impact_score_high")) << " -->\n";
       const auto m = number(mid);
       if (m) {
         out_ << "**Impact**: impact_score: " << fixed(*m, 2);
         if (baseline) {
-          out_ << " (" << fixed(*m / 100.0 * *baseline, 3) << " ms of "
-               << fixed(*baseline, 3) << " ms E2E, estimated)";
+          out_ << " (" << fixed(*m / 100.0 * *baseline, 3) << " ms of " << fixed(*baseline, 3)
+               << " ms E2E, estimated)";
         }
         out_ << "\n";
       } else {
@@ -485,8 +484,8 @@ class ReportWriter {
           }
         }
         const auto t1 = number(time);
-        out_ << " | " << (t2 ? py::float_repr(*t2) : std::string(kDash)) << " | " << share
-             << " | " << verbatim(ops) << " | "
+        out_ << " | " << (t2 ? py::float_repr(*t2) : std::string(kDash)) << " | " << share << " | "
+             << verbatim(ops) << " | "
              << (t1 && t2 ? signed_fixed(*t2 - *t1, 3) : std::string(kDash));
       } else {
         out_ << " | " << share << " | " << verbatim(ops);
@@ -524,8 +523,8 @@ class ReportWriter {
           const auto score = text.find("impact_score:");
           if (score != std::string::npos) {
             size_t end = text.find_first_not_of(" ", score + 13);
-            end = end == std::string::npos ? text.size()
-                                           : text.find_first_not_of("0123456789.", end);
+            end =
+                end == std::string::npos ? text.size() : text.find_first_not_of("0123456789.", end);
             if (end != std::string::npos && end < text.size()) {
               std::string rest = text.substr(end);
               text.erase(end);
@@ -545,8 +544,8 @@ class ReportWriter {
         }
         if (!moved.empty()) pending = std::move(moved);
       }
-      out_ << kArrow << " *See [Detailed Analysis: " << label << " > P" << n << "](#"
-           << anchor << n << ") for details*\n\n---\n\n";
+      out_ << kArrow << " *See [Detailed Analysis: " << label << " > P" << n << "](#" << anchor << n
+           << ") for details*\n\n---\n\n";
     }
   }
 
@@ -616,7 +615,8 @@ class ReportWriter {
               "within target performance bounds.\n\n";
     }
     for (size_t i = 0; i < compute_.size(); ++i) {
-      detail(compute_[i], i + 1, "compute", "detailed-analysis-compute-p", icon_for_priority(i + 1));
+      detail(compute_[i], i + 1, "compute", "detailed-analysis-compute-p",
+             icon_for_priority(i + 1));
     }
     out_ << "### Kernel Fusion Insights\n\n";
     if (fusion_.empty()) out_ << "No fusion impact estimates available.\n\n";

@@ -22,8 +22,8 @@ struct KeyName {
   FailTerm::Key key;
 };
 constexpr KeyName kKeys[] = {
-    {"savings", FailTerm::Key::Savings}, {"idle", FailTerm::Key::Idle},
-    {"comm", FailTerm::Key::Comm},       {"total", FailTerm::Key::Total},
+    {"savings", FailTerm::Key::Savings},   {"idle", FailTerm::Key::Idle},
+    {"comm", FailTerm::Key::Comm},         {"total", FailTerm::Key::Total},
     {"findings", FailTerm::Key::Findings}, {"category", FailTerm::Key::Category},
     {"tier", FailTerm::Key::Tier}};
 
@@ -94,10 +94,10 @@ FailTerm parse_term(const std::string& term) {
                   (t.key == K::Total && t.unit != U::Percent) ||
                   (t.key == K::Findings && t.unit == U::None);
   if (!ok) {
-    const char* want = t.key == K::Savings                       ? "savings needs ms or %"
+    const char* want = t.key == K::Savings                      ? "savings needs ms or %"
                        : (t.key == K::Idle || t.key == K::Comm) ? "a share of GPU time, in %"
-                       : t.key == K::Total                       ? "a time, in ms"
-                                                                 : "a count, without a unit";
+                       : t.key == K::Total                      ? "a time, in ms"
+                                                                : "a count, without a unit";
     throw FailOnError("--fail-on: '" + term + "': " + want);
   }
   if ((t.key == K::Idle || t.key == K::Comm)) t.unit = U::Percent;
@@ -107,11 +107,16 @@ FailTerm parse_term(const std::string& term) {
 
 bool compare(double a, FailTerm::Op op, double b) {
   switch (op) {
-    case FailTerm::Op::Greater: return a > b;
-    case FailTerm::Op::GreaterEqual: return a >= b;
-    case FailTerm::Op::Less: return a < b;
-    case FailTerm::Op::LessEqual: return a <= b;
-    default: return false;
+    case FailTerm::Op::Greater:
+      return a > b;
+    case FailTerm::Op::GreaterEqual:
+      return a >= b;
+    case FailTerm::Op::Less:
+      return a < b;
+    case FailTerm::Op::LessEqual:
+      return a <= b;
+    default:
+      return false;
   }
 }
 
@@ -134,7 +139,7 @@ std::string fixed(double v, int digits) {
 std::string describe(const Json& f) {
   const auto p = number_at(&f, "priority");
   std::string s = "P" + (p ? std::to_string(static_cast<long long>(*p)) : std::string("?")) + " " +
-      text_at(f, "id") + " (" + text_at(f, "category") + ") " + text_at(f, "title");
+                  text_at(f, "id") + " (" + text_at(f, "category") + ") " + text_at(f, "title");
   const auto ms = number_at(f.find("saving_ms"), "mid");
   const auto pct = number_at(f.find("saving_percent_of_e2e"), "mid");
   if (ms) s += ": saving " + fixed(*ms, 3) + " ms";
@@ -150,9 +155,8 @@ std::vector<FailTerm> parse_fail_on(std::string_view expression) {
   const std::string expr(expression);
   while (start <= expr.size()) {
     const size_t comma = expr.find(',', start);
-    const std::string term =
-        trim(std::string_view(expr).substr(start, comma == std::string::npos ? std::string::npos
-                                                                              : comma - start));
+    const std::string term = trim(std::string_view(expr).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start));
     if (term.empty()) {
       throw FailOnError("--fail-on: '" + expr + "' has an empty term");
     }
@@ -169,7 +173,8 @@ std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
   const Json* run = run_findings.find("run");
   const Json* findings = run_findings.find("findings");
   static const Json::Array none;
-  const Json::Array& list = findings != nullptr && findings->is_array() ? findings->as_array() : none;
+  const Json::Array& list =
+      findings != nullptr && findings->is_array() ? findings->as_array() : none;
   using K = FailTerm::Key;
   for (const auto& t : terms) {
     switch (t.key) {

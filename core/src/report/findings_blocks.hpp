@@ -10,8 +10,8 @@
 namespace loupe::core::report_detail {
 
 struct FindingsBlock {
-  int number = 0;          // the N of "P<N>:" in the heading (0 when the heading has none)
-  std::string title;       // the heading after "P<N>: " (or after "#### " without a number)
+  int number = 0;                 // the N of "P<N>:" in the heading (0 when the heading has none)
+  std::string title;              // the heading after "P<N>: " (or after "#### " without a number)
   std::vector<std::string> body;  // the lines after the heading, trailing blanks and rules cut
 };
 

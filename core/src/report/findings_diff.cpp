@@ -64,8 +64,7 @@ FindingsDiff diff_findings(const Json& old_doc, const Json& new_doc, double grow
       continue;
     }
     c.old_saving_ms = mid_saving(*it->second);
-    if (c.old_saving_ms && c.new_saving_ms &&
-        *c.new_saving_ms - *c.old_saving_ms >= 0.001 &&
+    if (c.old_saving_ms && c.new_saving_ms && *c.new_saving_ms - *c.old_saving_ms >= 0.001 &&
         *c.new_saving_ms > *c.old_saving_ms * (1.0 + grow_percent / 100.0)) {
       diff.grew.push_back(std::move(c));
     } else {

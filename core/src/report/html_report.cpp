@@ -80,8 +80,9 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
                               const std::string& plot_svg,
                               const std::vector<std::string>& csv_files) {
   const bool comparative = in.scope == Scope::Comparative;
-  const std::string platform =
-      text_at(in.manifest, "platform").empty() ? in.platform.name : text_at(in.manifest, "platform");
+  const std::string platform = text_at(in.manifest, "platform").empty()
+                                   ? in.platform.name
+                                   : text_at(in.manifest, "platform");
   const std::string model = in.model.model == kCannotInfer ? "Workload" : in.model.model;
   const std::string title =
       model + " - " + platform + (comparative ? " Comparative Analysis" : " Standalone Analysis");
@@ -128,7 +129,8 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
     o << "<section class=\"warn\" id=\"warnings\"><h2>Warnings</h2><ul>\n";
     for (const auto& c : in.categories) {
       if (c.status != findings::Status::Error) continue;
-      o << "<li><b>" << h(c.category) << "</b> could not be analyzed: " << h(c.message) << "</li>\n";
+      o << "<li><b>" << h(c.category) << "</b> could not be analyzed: " << h(c.message)
+        << "</li>\n";
     }
     for (const auto& u : in.unhandled) {
       o << "<li><b>" << h(u) << "</b>: no analyzer plugin handles this category</li>\n";
@@ -151,7 +153,8 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
     for (const auto& f : findings->as_array()) {
       const auto p = number_at(&f, "priority");
       const long long n = p ? static_cast<long long>(*p) : 0;
-      o << "<div class=\"card p" << (n <= 3 ? n : 3) << "\" id=\"" << h(text_at(f, "id")) << "\">\n";
+      o << "<div class=\"card p" << (n <= 3 ? n : 3) << "\" id=\"" << h(text_at(f, "id"))
+        << "\">\n";
       o << "<h3>P" << n << ": " << inline_text(text_at(f, "title")) << "</h3>\n";
       const auto ms = number_at(f.find("saving_ms"), "mid");
       const auto pct = number_at(f.find("saving_percent_of_e2e"), "mid");
@@ -204,9 +207,9 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
       if (name.empty()) name = category;
       const auto low = number_at(&p, "impact_score_low");
       const auto high = number_at(&p, "impact_score_high");
-      o << "<tr class=\"top-op\"><td class=\"num\">"
-        << fixed_or_dash(number_at(&p, "rank"), 0, "") << "</td><td>" << h(name)
-        << "</td><td class=\"num\">" << fixed_or_dash(time, 3, "") << "</td><td class=\"num\">"
+      o << "<tr class=\"top-op\"><td class=\"num\">" << fixed_or_dash(number_at(&p, "rank"), 0, "")
+        << "</td><td>" << h(name) << "</td><td class=\"num\">" << fixed_or_dash(time, 3, "")
+        << "</td><td class=\"num\">"
         << (time && compute_ms && *compute_ms > 0 ? fixed(*time / *compute_ms * 100.0, 1) + "%"
                                                   : std::string("\xE2\x80\x94"))
         << "</td><td class=\"num\">" << fixed_or_dash(ops, 0, "") << "</td><td class=\"num\">"

@@ -17,11 +17,17 @@ namespace {
 
 // Model classes name a family plus a head or container suffix (BertLMHeadModel, Qwen2Model,
 // Owlv2ForObjectDetection); the longest suffix is taken off first.
-constexpr std::array kRootSuffixes = {
-    "ForConditionalGeneration", "ForSequenceClassification", "ForImageClassification",
-    "ForVideoClassification",   "ForObjectDetection",        "ForCausalLM",
-    "ForMaskedLM",              "LMHeadModel",               "Transformer2DModel",
-    "PreTrainedModel",          "Model"};
+constexpr std::array kRootSuffixes = {"ForConditionalGeneration",
+                                      "ForSequenceClassification",
+                                      "ForImageClassification",
+                                      "ForVideoClassification",
+                                      "ForObjectDetection",
+                                      "ForCausalLM",
+                                      "ForMaskedLM",
+                                      "LMHeadModel",
+                                      "Transformer2DModel",
+                                      "PreTrainedModel",
+                                      "Model"};
 
 struct Family {
   const char* prefix;  // class-name prefix (case-sensitive)
@@ -172,8 +178,7 @@ std::optional<std::string> precision_of(std::string dtype) {
 }
 
 bool is_linear(const std::string& op) {
-  return op == "aten::addmm" || op == "aten::mm" || op == "aten::linear" ||
-         op == "aten::matmul";
+  return op == "aten::addmm" || op == "aten::mm" || op == "aten::linear" || op == "aten::matmul";
 }
 bool is_attention(const std::string& op) {
   return contains(op, "scaled_dot_product") || contains(op, "flash_attn") ||
@@ -334,8 +339,8 @@ ModelInfo identify_model(const ModelEvidence& e) {
   }
 
   // Architecture: attention, convolution and linear layers, and the module layout.
-  const bool attention_op = std::any_of(e.ops.begin(), e.ops.end(),
-                                        [](const auto& op) { return is_attention(op.name); });
+  const bool attention_op =
+      std::any_of(e.ops.begin(), e.ops.end(), [](const auto& op) { return is_attention(op.name); });
   size_t linear_shapes = 0;
   size_t conv_rows = 0;
   std::set<std::string> seen_linear;
@@ -369,11 +374,10 @@ ModelInfo identify_model(const ModelEvidence& e) {
       info.architecture = "Transformer";
     }
     if (moe) info.architecture += " with Mixture-of-Experts";
-    info.evidence.push_back(
-        std::string("architecture: ") +
-        (attention_module ? "attention modules" : "attention operators") +
-        (decoder ? ", decoder layers" : "") + (moe ? ", expert modules" : "") +
-        (has_conv_module ? ", convolution modules" : ""));
+    info.evidence.push_back(std::string("architecture: ") +
+                            (attention_module ? "attention modules" : "attention operators") +
+                            (decoder ? ", decoder layers" : "") + (moe ? ", expert modules" : "") +
+                            (has_conv_module ? ", convolution modules" : ""));
     if (d) {
       const std::string width = "hidden size " + number_text(*d);
       if (moe) {
@@ -398,11 +402,11 @@ ModelInfo identify_model(const ModelEvidence& e) {
                             " convolution operator shapes, no attention");
     if (const auto channels = max_conv_channels(e)) {
       if (root && root->prefix == "ResNet" && basic) {
-        info.scale = "ResNet-18/34 class (BasicBlock, up to " + number_text(*channels) +
-                     " channels)";
+        info.scale =
+            "ResNet-18/34 class (BasicBlock, up to " + number_text(*channels) + " channels)";
       } else if (root && root->prefix == "ResNet" && bottleneck) {
-        info.scale = "ResNet-50 or deeper (Bottleneck, up to " + number_text(*channels) +
-                     " channels)";
+        info.scale =
+            "ResNet-50 or deeper (Bottleneck, up to " + number_text(*channels) + " channels)";
       } else {
         info.scale = "up to " + number_text(*channels) + " convolution channels";
       }

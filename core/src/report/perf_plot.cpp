@@ -41,15 +41,18 @@ std::vector<PlotSegment> perf_breakdown(const Json& manifest) {
       if (name == nullptr || !name->is_string() || time == nullptr || !time->is_number()) continue;
       if (!(time->as_double() > 0)) continue;
       std::string label = name->as_string();
-      if (!label.empty() && label[0] >= 'a' && label[0] <= 'z') label[0] = static_cast<char>(label[0] - 32);
+      if (!label.empty() && label[0] >= 'a' && label[0] <= 'z')
+        label[0] = static_cast<char>(label[0] - 32);
       segments.push_back({label, time->as_double(), 0.0, ""});
       kernel_sum += time->as_double();
     }
   }
-  std::stable_sort(segments.begin(), segments.end(),
-                   [](const PlotSegment& a, const PlotSegment& b) { return a.time_ms > b.time_ms; });
+  std::stable_sort(
+      segments.begin(), segments.end(),
+      [](const PlotSegment& a, const PlotSegment& b) { return a.time_ms > b.time_ms; });
   for (size_t i = 0; i < segments.size(); ++i) segments[i].color = kPalette[i % 8];
-  if (baseline - kernel_sum > 0) segments.push_back({"Non-computing", baseline - kernel_sum, 0.0, kRestColor});
+  if (baseline - kernel_sum > 0)
+    segments.push_back({"Non-computing", baseline - kernel_sum, 0.0, kRestColor});
   for (auto& s : segments) s.percent = s.time_ms / baseline * 100.0;
   return segments;
 }
@@ -71,11 +74,12 @@ std::string perf_breakdown_svg(const std::vector<PlotSegment>& segments, const s
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\"" << height
       << "\" viewBox=\"0 0 " << kWidth << " " << height
-      << "\" font-family=\"Helvetica, Arial, sans-serif\" role=\"img\" aria-label=\""
-      << xml(title) << "\">\n";
+      << "\" font-family=\"Helvetica, Arial, sans-serif\" role=\"img\" aria-label=\"" << xml(title)
+      << "\">\n";
   svg << "<title>" << xml(title) << "</title>\n";
   svg << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
-  svg << "<text x=\"" << kWidth / 2 << "\" y=\"26\" text-anchor=\"middle\" font-size=\"16\" "
+  svg << "<text x=\"" << kWidth / 2
+      << "\" y=\"26\" text-anchor=\"middle\" font-size=\"16\" "
          "font-weight=\"bold\">"
       << xml(title) << "</text>\n";
   double x = kLeft;
@@ -91,9 +95,12 @@ std::string perf_breakdown_svg(const std::vector<PlotSegment>& segments, const s
   const int axis_y = kBarTop + kBarHeight + 16;
   for (const double f : {0.0, 0.5, 1.0}) {
     const double ax = kLeft + f * kBarWidth;
-    svg << "<text x=\"" << fixed(ax, 1) << "\" y=\"" << axis_y << "\" font-size=\"11\" text-anchor=\""
-        << (f == 0.0 ? "start" : f == 1.0 ? "end" : "middle") << "\">" << fixed(f * total, 2)
-        << "</text>\n";
+    svg << "<text x=\"" << fixed(ax, 1) << "\" y=\"" << axis_y
+        << "\" font-size=\"11\" text-anchor=\""
+        << (f == 0.0   ? "start"
+            : f == 1.0 ? "end"
+                       : "middle")
+        << "\">" << fixed(f * total, 2) << "</text>\n";
   }
   svg << "<text x=\"" << kWidth / 2 << "\" y=\"" << axis_y + 16
       << "\" font-size=\"11\" text-anchor=\"middle\">GPU time (ms)</text>\n";
@@ -104,10 +111,9 @@ std::string perf_breakdown_svg(const std::vector<PlotSegment>& segments, const s
     const int ly = kLegendTop + row * kRowHeight;
     svg << "<rect x=\"" << lx << "\" y=\"" << ly - 11 << "\" width=\"12\" height=\"12\" fill=\""
         << segments[i].color << "\"/>\n";
-    svg << "<text class=\"legend\" x=\"" << lx + 18 << "\" y=\"" << ly
-        << "\" font-size=\"12\">" << xml(segments[i].label) << " \xE2\x80\x94 "
-        << fixed(segments[i].time_ms, 1) << " ms (" << fixed(segments[i].percent, 1)
-        << "%)</text>\n";
+    svg << "<text class=\"legend\" x=\"" << lx + 18 << "\" y=\"" << ly << "\" font-size=\"12\">"
+        << xml(segments[i].label) << " \xE2\x80\x94 " << fixed(segments[i].time_ms, 1) << " ms ("
+        << fixed(segments[i].percent, 1) << "%)</text>\n";
   }
   svg << "</svg>\n";
   return svg.str();

@@ -76,7 +76,8 @@ void add_high_variance(const Json& metrics, const std::string& category,
     const Json* flag = member(op, "high_variance");
     if (flag == nullptr || !flag->is_bool() || !flag->as_bool()) continue;
     HighVarianceOperation h;
-    if (const Json* n = member(op, "name"); n != nullptr && n->is_string()) h.operation = n->as_string();
+    if (const Json* n = member(op, "name"); n != nullptr && n->is_string())
+      h.operation = n->as_string();
     h.category = category;
     if (const Json* c = member(op, "cov"); c != nullptr && c->is_number()) h.cov = c->as_double();
     if (const Json* t = member(op, "time_ms"); t != nullptr && t->is_number()) {
@@ -92,8 +93,7 @@ void add_high_variance(const Json& metrics, const std::string& category,
 ModelInfo run_model_info(const Model& model, const AnalyzeReport& report, Compat compat,
                          bool& from_input) {
   from_input = false;
-  const ModelEvidence evidence =
-      gather_model_evidence(model, report.scope == Scope::Comparative);
+  const ModelEvidence evidence = gather_model_evidence(model, report.scope == Scope::Comparative);
   if (evidence.ops.empty() || compat == Compat::TraceLens) {
     if (const auto* doc = model.document(kModelInfoFile); doc != nullptr && doc->IsObject()) {
       const Json existing = to_owned_json(*doc);
@@ -187,7 +187,8 @@ void write_run_report(const Model& model, AnalyzeReport& report,
   const std::string title = (info.model == kCannotInfer ? std::string("Workload") : info.model) +
                             " - " + (input.platform.name.empty() ? "GPU" : input.platform.name) +
                             ": GPU time by category";
-  const std::string svg = replace_invalid_utf8(perf_breakdown_svg(perf_breakdown(input.manifest), title));
+  const std::string svg =
+      replace_invalid_utf8(perf_breakdown_svg(perf_breakdown(input.manifest), title));
   if (!svg.empty() && write_report_file(output_dir, kPerfPlotFile, svg, report)) {
     input.plot_file = kPerfPlotFile;
   }
@@ -202,9 +203,9 @@ void write_run_report(const Model& model, AnalyzeReport& report,
       csv_files.push_back(name);
     }
   }
-  write_report_file(output_dir, kHtmlReportFile,
-                    replace_invalid_utf8(build_html_report(input, report.run_findings, svg, csv_files)),
-                    report);
+  write_report_file(
+      output_dir, kHtmlReportFile,
+      replace_invalid_utf8(build_html_report(input, report.run_findings, svg, csv_files)), report);
 }
 
 }  // namespace loupe::core

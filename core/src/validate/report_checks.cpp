@@ -5,14 +5,14 @@
 // reasoning-candidate markers (R5) and the report's marker structure.
 #include <array>
 #include <cmath>
-#include <map>
-#include <unordered_set>
 #include <exception>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <optional>
 #include <set>
 #include <system_error>
+#include <unordered_set>
 
 #include <rapidjson/document.h>
 
@@ -48,8 +48,8 @@ constexpr std::array<std::string_view, 6> kRequiredHeaders = {
 constexpr std::array<std::string_view, 5> kMetricsRows = {
     "Total Time", "Compute %", "Idle %", "Exposed Communication %", "Top Bottleneck Category"};
 constexpr std::array<std::string_view, 7> kKnownPlaceholders = {
-    "<Brief Title>", "<Library>", "<platform>", "<model>", "<architecture>", "<scale>",
-    "<precision>"};
+    "<Brief Title>",  "<Library>", "<platform>", "<model>",
+    "<architecture>", "<scale>",   "<precision>"};
 constexpr double kMarkerTolerance = 0.005;
 
 // str.lstrip(c) for one ASCII character.
@@ -247,18 +247,21 @@ void check_fusion_impact(std::string_view content, std::optional<Scope> scope,
     const std::string got(text);
     if (scope == Scope::Standalone) {
       if (!standalone_impact(text)) {
-        errors.push_back("Kernel Fusion Impact format error: standalone mode requires "
-                         "'impact_score: X.X (perf-model coverage Y/Z kernels)' but got: " +
-                         got);
+        errors.push_back(
+            "Kernel Fusion Impact format error: standalone mode requires "
+            "'impact_score: X.X (perf-model coverage Y/Z kernels)' but got: " +
+            got);
       }
     } else if (contains(text, "(perf-model coverage")) {
-      errors.push_back("Kernel Fusion Impact format error: comparative mode should not include "
-                       "perf-model coverage parenthetical but got: " +
-                       got);
+      errors.push_back(
+          "Kernel Fusion Impact format error: comparative mode should not include "
+          "perf-model coverage parenthetical but got: " +
+          got);
     } else if (!comparative_impact(text)) {
-      errors.push_back("Kernel Fusion Impact format error: comparative mode requires "
-                       "'impact_score: X.X' but got: " +
-                       got);
+      errors.push_back(
+          "Kernel Fusion Impact format error: comparative mode requires "
+          "'impact_score: X.X' but got: " +
+          got);
     }
   }
 }
@@ -329,9 +332,8 @@ std::optional<std::string_view> top_ops_body(std::string_view content) {
       const bool left = k == 0 ? !is_word_char(decode_before(content, pos).code_point)
                                : !is_word_char(decode_before(attrs, k).code_point);
       const std::size_t after = k + 12;
-      const bool right = after < attrs.size()
-                             ? !is_word_char(decode_at(attrs, after).code_point)
-                             : true;  // followed by "--"
+      const bool right = after < attrs.size() ? !is_word_char(decode_at(attrs, after).code_point)
+                                              : true;  // followed by "--"
       kind = left && right;
     }
     if (!kind) continue;
@@ -372,7 +374,7 @@ void check_priority_consistency(std::string_view content, const fs::path& dir,
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   rapidjson::Document pd;
   pd.Parse<rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag>(bytes.data(),
-                                                                               bytes.size());
+                                                                                bytes.size());
   if (pd.HasParseError()) return;
   const auto findings = list_at(pd, "findings");
   const auto priorities = list_at(pd, "priorities");
@@ -401,18 +403,18 @@ void check_priority_consistency(std::string_view content, const fs::path& dir,
     const rapidjson::Value& f = *findings[idx];
     const rapidjson::Value* category = get(f, "category");
     const auto cat_attr = attrs.find("category");
-    const bool same = cat_attr != attrs.end() && category != nullptr && category->IsString() &&
-                      cat_attr->second ==
-                          std::string_view(category->GetString(), category->GetStringLength());
+    const bool same =
+        cat_attr != attrs.end() && category != nullptr && category->IsString() &&
+        cat_attr->second == std::string_view(category->GetString(), category->GetStringLength());
     if (!same) {
-      errors.push_back("R2: P-item marker #" + std::to_string(idx + 1) + " category=" +
-                       (cat_attr == attrs.end() ? "None" : repr(cat_attr->second)) +
+      errors.push_back("R2: P-item marker #" + std::to_string(idx + 1) +
+                       " category=" + (cat_attr == attrs.end() ? "None" : repr(cat_attr->second)) +
                        " != findings[" + std::to_string(idx) +
                        "].category=" + python_str(category, true));
     }
-    for (const auto& [name, key] : {std::pair{"low", "impact_score_low"},
-                                    std::pair{"mid", "impact_score"},
-                                    std::pair{"high", "impact_score_high"}}) {
+    for (const auto& [name, key] :
+         {std::pair{"low", "impact_score_low"}, std::pair{"mid", "impact_score"},
+          std::pair{"high", "impact_score_high"}}) {
       const auto got = attrs.find(name);
       if (got == attrs.end()) continue;
       const rapidjson::Value* raw = get(f, key);
@@ -423,13 +425,13 @@ void check_priority_consistency(std::string_view content, const fs::path& dir,
       if (got_is_float && r) {
         mismatch = std::fabs(g - *r) > kMarkerTolerance;
       } else {
-        mismatch = got->second != (raw == nullptr || raw->IsNull() ? std::string("null")
-                                                                     : python_str(raw, false));
+        mismatch = got->second !=
+                   (raw == nullptr || raw->IsNull() ? std::string("null") : python_str(raw, false));
       }
       if (mismatch) {
         errors.push_back("R3: P-item marker #" + std::to_string(idx + 1) + " " + name + "=" +
-                         std::string(got->second) + " != findings[" + std::to_string(idx) +
-                         "]." + key + "=" + python_str(raw, false));
+                         std::string(got->second) + " != findings[" + std::to_string(idx) + "]." +
+                         key + "=" + python_str(raw, false));
       }
     }
     ++idx;
@@ -473,20 +475,19 @@ std::optional<std::string_view> detailed_subsection(std::string_view content,
 }
 
 void check_reasoning_candidates(std::string_view content, std::vector<std::string>& errors) {
-  for (const auto& [tier, header] : {std::pair<std::string_view, std::string_view>{
-                                         "compute", "### Compute Kernel Insights"},
-                                     {"fusion", "### Kernel Fusion Insights"},
-                                     {"system", "### System-Level Insights"}}) {
+  for (const auto& [tier, header] :
+       {std::pair<std::string_view, std::string_view>{"compute", "### Compute Kernel Insights"},
+        {"fusion", "### Kernel Fusion Insights"},
+        {"system", "### System-Level Insights"}}) {
     const auto sub = detailed_subsection(content, header);
     if (!sub) continue;
     const std::size_t headings = count_detail_headings(*sub);
     std::size_t markers = 0;
     for (const auto& c : find_candidates(*sub)) markers += lower(c.tier) == tier ? 1U : 0U;
     if (headings > 0 && markers != headings) {
-      errors.push_back("R5: " + std::string(header.substr(4)) + " has " +
-                       std::to_string(headings) + " #### P<N>: headings but " +
-                       std::to_string(markers) + " reasoning-candidate tier=" +
-                       std::string(tier) + " markers");
+      errors.push_back("R5: " + std::string(header.substr(4)) + " has " + std::to_string(headings) +
+                       " #### P<N>: headings but " + std::to_string(markers) +
+                       " reasoning-candidate tier=" + std::string(tier) + " markers");
     }
   }
 }
@@ -512,7 +513,8 @@ ValidationResult validate_report(const fs::path& output_dir, std::optional<Scope
   try {
     std::error_code ec;
     if (!fs::exists(path, ec)) return finish({"<file not found>"});
-    if (fs::is_directory(path, ec)) return io_failure("Report path is a directory: " + path.string());
+    if (fs::is_directory(path, ec))
+      return io_failure("Report path is a directory: " + path.string());
     std::ifstream stream(path, std::ios::binary);
     if (!stream) return io_failure("Cannot open report: " + path.string());
     const std::string bytes((std::istreambuf_iterator<char>(stream)),
@@ -534,7 +536,8 @@ ValidationResult validate_report(const fs::path& output_dir, std::optional<Scope
     check_priority_consistency(content, output_dir, errors);
     check_reasoning_candidates(content, errors);
     const std::set<std::string> kinds = scan_markers(content, std::string(kReportName), errors);
-    if (!kinds.contains("top_ops")) errors.emplace_back("analysis.md: missing required kind=top_ops");
+    if (!kinds.contains("top_ops"))
+      errors.emplace_back("analysis.md: missing required kind=top_ops");
     return finish(std::move(errors));
   } catch (const PythonRaises& e) {
     return io_failure(std::string("TraceLens's validator raises here: ") + e.what());

@@ -47,8 +47,8 @@ struct HighVarianceOperation {
 
 struct AnalysisReportInput {
   Scope scope = Scope::Standalone;
-  Json manifest;       // category_manifest.json
-  Json priority_data;  // priority_data.json as written
+  Json manifest;                           // category_manifest.json
+  Json priority_data;                      // priority_data.json as written
   std::vector<ReportCategory> categories;  // in execution order
   std::vector<std::string> unhandled;      // manifest categories no plugin handles
   ModelInfo model;

@@ -14,7 +14,7 @@ namespace loupe::core {
 struct FindingChange {
   std::string id;
   std::string category;
-  std::string title;                 // NEW's title (OLD's for a vanished finding)
+  std::string title;                    // NEW's title (OLD's for a vanished finding)
   std::optional<double> old_saving_ms;  // mid saving
   std::optional<double> new_saving_ms;
 };

@@ -30,8 +30,8 @@ struct ModelEvidence {
   std::vector<std::string> modules;  // nn.Module class names (no instance suffix), unique
   struct Op {
     std::string name;
-    std::string input_type;  // e.g. "('c10::BFloat16', 'c10::BFloat16')"
-    std::string input_dims;  // e.g. "((1, 128, 512), (512, 512))"
+    std::string input_type;       // e.g. "('c10::BFloat16', 'c10::BFloat16')"
+    std::string input_dims;       // e.g. "((1, 128, 512), (512, 512))"
     double count = 0.0;           // operation_count
     double kernel_time_us = 0.0;  // Kernel Time (us)_sum
   };
