@@ -9,12 +9,19 @@
 
 #include "findings_blocks.hpp"
 #include "loupe/python_format.hpp"
+#include "report_text.hpp"
 
 namespace loupe::core {
 
 namespace {
 
 using report_detail::card_field;
+using report_detail::fixed;
+using report_detail::fixed_or_dash;
+using report_detail::kEmDash;
+using report_detail::number_at;
+using report_detail::text_at;
+constexpr auto number = report_detail::number_of;
 using report_detail::FindingsBlock;
 
 constexpr const char* kRed = "\xF0\x9F\x94\xB4";     // U+1F534
@@ -22,37 +29,15 @@ constexpr const char* kYellow = "\xF0\x9F\x9F\xA1";  // U+1F7E1
 constexpr const char* kGreen = "\xF0\x9F\x9F\xA2";   // U+1F7E2
 constexpr const char* kCheck = "\xE2\x9C\x85";       // U+2705
 constexpr const char* kArrow = "\xE2\x86\x92";       // U+2192
-constexpr const char* kDash = "\xE2\x80\x94";        // U+2014
 
 const char* icon_for_priority(size_t n) { return n == 1 ? kRed : n == 2 ? kYellow : kGreen; }
 
-std::optional<double> number(const Json* v) {
-  if (v == nullptr || !v->is_number()) return std::nullopt;
-  const double d = v->as_double();
-  if (d != d) return std::nullopt;
-  return d;
-}
-std::optional<double> number_at(const Json& object, std::string_view key) {
-  return number(object.find(key));
-}
-std::string text_at(const Json& object, std::string_view key) {
-  const Json* v = object.find(key);
-  return v != nullptr && v->is_string() ? v->as_string() : std::string();
-}
 const Json::Array& array_at(const Json& object, std::string_view key) {
   static const Json::Array empty;
   const Json* v = object.find(key);
   return v != nullptr && v->is_array() ? v->as_array() : empty;
 }
 
-std::string fixed(double value, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
-  return buf;
-}
-std::string fixed_or_dash(std::optional<double> v, int digits, std::string_view unit = "") {
-  return v ? fixed(*v, digits) + std::string(unit) : std::string(kDash);
-}
 std::string signed_fixed(double value, int digits) {
   return (value >= 0 ? "+" : "") + fixed(value, digits);
 }
@@ -65,11 +50,11 @@ std::string marker_number(const Json* v) {
 }
 // A manifest number verbatim, as TraceLens's template asks.
 std::string verbatim(const Json* v) {
-  if (v == nullptr || v->is_null()) return kDash;
+  if (v == nullptr || v->is_null()) return kEmDash;
   if (v->is_int()) return std::to_string(v->as_int());
   if (v->is_double()) return py::float_repr(v->as_double());
   if (v->is_string()) return v->as_string();
-  return kDash;
+  return kEmDash;
 }
 
 struct Utilization {
@@ -118,7 +103,7 @@ std::optional<TopCategory> top_category_trace2(const Json& manifest) {
   return top;
 }
 std::string top_cell(const std::optional<TopCategory>& top, const Utilization& u) {
-  if (!top) return kDash;
+  if (!top) return kEmDash;
   const auto compute = u.compute_ms();
   if (!compute || *compute <= 0) return top->name;
   return top->name + " (" + fixed(top->time_ms / *compute * 100.0, 1) + "%)";
@@ -301,7 +286,7 @@ class ReportWriter {
            << ") | Difference |\n";
       out_ << "|--------|----------------------------|-------------------------------|---------"
               "---|\n";
-      std::string total_diff = kDash;
+      std::string total_diff = kEmDash;
       if (u1.total_ms && u2.total_ms) {
         total_diff = signed_fixed(*u2.total_ms - *u1.total_ms, 3) + " ms";
         if (*u1.total_ms > 0) {
@@ -314,13 +299,13 @@ class ReportWriter {
       auto pct_row = [&](const char* name, std::optional<double> a, std::optional<double> b) {
         out_ << "| " << name << " | " << fixed_or_dash(a, 1, "%") << " | "
              << fixed_or_dash(b, 1, "%") << " | "
-             << (a && b ? signed_fixed(*b - *a, 1) + "%" : std::string(kDash)) << " |\n";
+             << (a && b ? signed_fixed(*b - *a, 1) + "%" : std::string(kEmDash)) << " |\n";
       };
       pct_row("Compute %", u1.compute_pct, u2.compute_pct);
       pct_row("Idle %", u1.idle_pct, u2.idle_pct);
       pct_row("Exposed Communication %", u1.comm_pct, u2.comm_pct);
       out_ << "| Top Bottleneck Category | " << top_cell(top1, u1) << " | "
-           << top_cell(top_category_trace2(in_.manifest), u2) << " | " << kDash << " |\n\n";
+           << top_cell(top_category_trace2(in_.manifest), u2) << " | " << kEmDash << " |\n\n";
     } else {
       out_ << "| Metric | Value |\n|--------|-------|\n";
       out_ << "| Total Time | " << fixed_or_dash(u1.total_ms, 3, " ms") << " |\n";
@@ -467,7 +452,7 @@ class ReportWriter {
       const Json* mc = manifest_category(in_.manifest, category);
       const Json* time = mc == nullptr ? nullptr : mc->find("gpu_kernel_time_ms");
       const Json* ops = mc == nullptr ? nullptr : mc->find("ops_count");
-      std::string share = kDash;
+      std::string share = kEmDash;
       if (const auto t = number(time); t && compute_ms && *compute_ms > 0) {
         share = fixed(*t / *compute_ms * 100.0, 1) + "%";
       }
@@ -484,9 +469,9 @@ class ReportWriter {
           }
         }
         const auto t1 = number(time);
-        out_ << " | " << (t2 ? py::float_repr(*t2) : std::string(kDash)) << " | " << share << " | "
-             << verbatim(ops) << " | "
-             << (t1 && t2 ? signed_fixed(*t2 - *t1, 3) : std::string(kDash));
+        out_ << " | " << (t2 ? py::float_repr(*t2) : std::string(kEmDash)) << " | " << share
+             << " | " << verbatim(ops) << " | "
+             << (t1 && t2 ? signed_fixed(*t2 - *t1, 3) : std::string(kEmDash));
       } else {
         out_ << " | " << share << " | " << verbatim(ops);
       }

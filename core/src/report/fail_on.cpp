@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "loupe/python_format.hpp"
+#include "report_text.hpp"
 
 namespace loupe::core {
 
@@ -105,6 +106,10 @@ FailTerm parse_term(const std::string& term) {
   return t;
 }
 
+using report_detail::fixed;
+using report_detail::number_at;
+using report_detail::text_at;
+
 bool compare(double a, FailTerm::Op op, double b) {
   switch (op) {
     case FailTerm::Op::Greater:
@@ -118,22 +123,6 @@ bool compare(double a, FailTerm::Op op, double b) {
     default:
       return false;
   }
-}
-
-std::optional<double> number_at(const Json* object, std::string_view key) {
-  if (object == nullptr) return std::nullopt;
-  const Json* v = object->find(key);
-  if (v == nullptr || !v->is_number()) return std::nullopt;
-  return v->as_double();
-}
-std::string text_at(const Json& object, std::string_view key) {
-  const Json* v = object.find(key);
-  return v != nullptr && v->is_string() ? v->as_string() : std::string();
-}
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
 }
 
 std::string describe(const Json& f) {

@@ -6,10 +6,16 @@
 
 #include "loupe/core/text_escape.hpp"
 #include "loupe/python_format.hpp"
+#include "report_text.hpp"
 
 namespace loupe::core {
 
 namespace {
+
+using report_detail::fixed;
+using report_detail::fixed_or_dash;
+using report_detail::number_at;
+using report_detail::text_at;
 
 std::string h(const std::string& s) { return escape_markup(s); }
 
@@ -28,26 +34,6 @@ std::string inline_text(const std::string& s) {
   }
   if (!code) out += "</code>";  // an unbalanced backtick opened a span: close it
   return out;
-}
-
-std::optional<double> number(const Json* v) {
-  if (v == nullptr || !v->is_number()) return std::nullopt;
-  return v->as_double();
-}
-std::optional<double> number_at(const Json* o, std::string_view key) {
-  return o == nullptr ? std::nullopt : number(o->find(key));
-}
-std::string text_at(const Json& o, std::string_view key) {
-  const Json* v = o.find(key);
-  return v != nullptr && v->is_string() ? v->as_string() : std::string();
-}
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-std::string fixed_or_dash(std::optional<double> v, int digits, const char* unit) {
-  return v ? fixed(*v, digits) + unit : std::string("\xE2\x80\x94");
 }
 
 constexpr const char* kStyle = R"(

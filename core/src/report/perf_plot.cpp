@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "loupe/core/text_escape.hpp"
+#include "report_text.hpp"
 
 namespace loupe::core {
 
@@ -14,11 +15,7 @@ constexpr const char* kPalette[] = {"#e74c3c", "#e67e22", "#f1c40f", "#2ecc71",
                                     "#9b59b6", "#1abc9c", "#e84393", "#3498db"};
 constexpr const char* kRestColor = "#aab7c4";
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
+using report_detail::fixed;
 
 std::string xml(const std::string& s) { return escape_markup(s); }
 
