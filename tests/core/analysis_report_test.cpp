@@ -12,6 +12,7 @@
 #include "loupe/core/model.hpp"
 #include "loupe/core/report/analysis_report.hpp"
 #include "loupe/core/report/model_info.hpp"
+#include "loupe/core/report/perf_plot.hpp"
 #include "loupe/core/validator.hpp"
 #include "test_paths.hpp"
 
@@ -259,4 +260,35 @@ TEST_CASE("model identification says what it cannot infer", "[report][model_info
   CHECK(resnet.architecture == "CNN (residual)");
   CHECK(resnet.scale == "ResNet-18/34 class (BasicBlock, up to 512 channels)");
   CHECK(resnet.precision == "FP32");
+}
+
+TEST_CASE("the plot: TraceLens's stacked-bar data as SVG and, with cairo, as PNG", "[report]") {
+  const auto segments = perf_breakdown(manifest(false));
+  REQUIRE(segments.size() == 3);
+  CHECK(segments[0].label == "Conv_fwd");
+  CHECK(segments[0].time_ms == 12.8);
+  CHECK(segments[0].percent == Approx(32.0));
+  CHECK(segments[0].color == "#e74c3c");
+  CHECK(segments[1].label == "Gemm");
+  CHECK(segments[1].color == "#e67e22");
+  CHECK(segments[2].label == "Non-computing");
+  CHECK(segments[2].time_ms == Approx(17.6));
+  CHECK(segments[2].color == "#aab7c4");
+  const std::string svg = perf_breakdown_svg(segments, "ResNet - MI300X: GPU time by category");
+  CHECK_THAT(svg, Catch::StartsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"") &&
+                      Catch::Contains("Non-computing \xE2\x80\x94 17.6 ms (44.0%)") &&
+                      Catch::Contains("<title>ResNet - MI300X: GPU time by category</title>"));
+  CHECK(svg.find("<script") == std::string::npos);
+  // No positive total time: nothing to plot.
+  CHECK(perf_breakdown(to_owned_json(*parse_json_document(R"({"gpu_utilization": {}})"))).empty());
+
+  const std::string png = perf_breakdown_png(segments, "ResNet - MI300X: GPU time by category");
+  if (perf_png_available()) {
+    REQUIRE(png.size() > 1000);
+    CHECK(png.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0);
+    CHECK(png.compare(12, 4, "IHDR") == 0);
+  } else {
+    WARN("built without cairo: perf_improvement.png is not written");
+    CHECK(png.empty());
+  }
 }

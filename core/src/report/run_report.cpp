@@ -187,10 +187,13 @@ void write_run_report(const Model& model, AnalyzeReport& report,
   const std::string title = (info.model == kCannotInfer ? std::string("Workload") : info.model) +
                             " - " + (input.platform.name.empty() ? "GPU" : input.platform.name) +
                             ": GPU time by category";
-  const std::string svg =
-      replace_invalid_utf8(perf_breakdown_svg(perf_breakdown(input.manifest), title));
+  const auto segments = perf_breakdown(input.manifest);
+  const std::string svg = replace_invalid_utf8(perf_breakdown_svg(segments, title));
   if (!svg.empty() && write_report_file(output_dir, kPerfPlotFile, svg, report)) {
     input.plot_file = kPerfPlotFile;
+  }
+  if (const std::string png = perf_breakdown_png(segments, title); !png.empty()) {
+    write_report_file(output_dir, kPerfPngFile, png, report);
   }
   write_report_file(output_dir, kAnalysisReportFile,
                     replace_invalid_utf8(build_analysis_report(input)), report);

@@ -24,6 +24,13 @@ struct PlotSegment {
 // Empty when the manifest has no positive total time or nothing to plot.
 std::vector<PlotSegment> perf_breakdown(const Json& manifest);
 
+inline constexpr const char* kPerfPngFile = "perf_improvement.png";
+
+// The same bar as a PNG, drawn with cairo (TraceLens's perf_improvement.png); "" for no segments
+// or when Loupe was built without cairo (perf_png_available()).
+std::string perf_breakdown_png(const std::vector<PlotSegment>& segments, const std::string& title);
+bool perf_png_available();
+
 // A self-contained SVG (no scripts, no external references); "" for no segments.
 std::string perf_breakdown_svg(const std::vector<PlotSegment>& segments, const std::string& title);
 
