@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ libboost-dev libboost-program-options-dev rapidjson-dev
-          libspdlog-dev catch2 zlib1g-dev dpkg-dev clang libclang-rt-14-dev)
+          libspdlog-dev catch2 zlib1g-dev dpkg-dev clang libclang-rt-14-dev chromium libcairo2-dev)
 
 install_missing() {
   local missing=()
@@ -50,7 +50,7 @@ case "${1:-}" in
     (cd out/demo && find perf_report_csvs category_data metadata -type f ! -name '*_metrics.json' | sort | sed 's/^/  /')
     echo "Analyzer outputs:"
     (cd out/demo && find . -name '*_metrics.json' -o -name '*_findings.md' | sed 's#^\./##' | sort | sed 's/^/  /')
-    echo "Ranked report: out/demo/findings.json, out/demo/priority_data.json"
+    echo "Report: out/demo/analysis.md, out/demo/report.html (ranked: out/demo/findings.json, out/demo/priority_data.json)"
     echo "Run record: out/demo/loupe_run.json"
     exit "$status"
     ;;

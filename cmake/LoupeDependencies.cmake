@@ -9,3 +9,9 @@ if(NOT TARGET RapidJSON::RapidJSON)
   set_target_properties(RapidJSON::RapidJSON PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${RAPIDJSON_INCLUDE_DIRS}")
 endif()
+# cairo (libcairo2-dev) draws the report's perf_improvement.png; without it the PNG is not
+# written (the SVG plot and report.html are).
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(CAIRO QUIET IMPORTED_TARGET cairo)
+endif()

@@ -17,6 +17,7 @@ namespace po = boost::program_options;
 inline constexpr int kExitOk = 0;        // every category OK or NO_DATA / file valid
 inline constexpr int kExitFindings = 1;  // a category ended in ERROR / file invalid
 inline constexpr int kExitUsage = 2;     // bad usage or unreadable input
+inline constexpr int kExitGate = 3;      // analyze --fail-on matched / diff-findings regressed
 
 // -v / -q handling: adds the options and applies them to spdlog.
 void add_verbosity_options(po::options_description& options);
@@ -37,6 +38,7 @@ std::function<void(std::uint64_t, std::uint64_t)> trace_load_progress(const std:
                                                                       bool quiet);
 
 int run_analyze(const std::vector<std::string>& args);
+int run_diff_findings(const std::vector<std::string>& args);
 int run_inspect(const std::vector<std::string>& args);
 int run_plugins(const std::vector<std::string>& args);
 int run_validate(const std::vector<std::string>& args);

@@ -15,6 +15,8 @@
 #include "loupe/core/analysis_runner.hpp"
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/core/prepare/arch_selection.hpp"
+#include "loupe/core/report/analysis_report.hpp"
+#include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "trace_to_directory.hpp"
@@ -171,11 +173,32 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
     for (const auto& f : findings->as_array()) {
       if (shown++ == kTopFindingsShown) break;
       const Json* mid = f.find("saving_ms") == nullptr ? nullptr : f.find("saving_ms")->find("mid");
-      std::cout << "  P" << f.find("priority")->as_int() << "  "
-                << (mid != nullptr && mid->is_number() ? fixed3(mid->as_double()) + " ms"
-                                                       : std::string("not quantified"))
-                << "\t" << f.find("category")->as_string() << "\t"
-                << core::escape_for_terminal(f.find("title")->as_string()) << "\n";
+      const Json* pct = f.find("saving_percent_of_e2e") == nullptr
+                            ? nullptr
+                            : f.find("saving_percent_of_e2e")->find("mid");
+      std::string saving = "not quantified";
+      if (mid != nullptr && mid->is_number()) {
+        saving = fixed3(mid->as_double()) + " ms";
+        if (pct != nullptr && pct->is_number()) {
+          char buf[32];
+          std::snprintf(buf, sizeof buf, " (%.2f%%)", pct->as_double());
+          saving += buf;
+        }
+      }
+      // The findings file that explains it (evidence.files: metrics, findings, ops table).
+      std::string file;
+      if (const Json* evidence = f.find("evidence"); evidence != nullptr) {
+        if (const Json* files = evidence->find("files"); files != nullptr && files->is_array() &&
+                                                         files->size() > 1 &&
+                                                         files->as_array()[1].is_string()) {
+          file = files->as_array()[1].as_string();
+        }
+      }
+      std::cout << "  P" << f.find("priority")->as_int() << "  " << saving << "\t"
+                << f.find("category")->as_string() << "\t"
+                << core::escape_for_terminal(f.find("title")->as_string());
+      if (!file.empty()) std::cout << "\t" << core::escape_for_terminal(file);
+      std::cout << "\n";
     }
     if (findings->size() > kTopFindingsShown) {
       std::cout << "  ... " << findings->size() - kTopFindingsShown << " more in findings.json\n";
@@ -186,7 +209,26 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
     for (const auto& u : report.unhandled) std::cout << " " << u;
     std::cout << "\n";
   }
+  for (const auto& f : report.report_files) {
+    if (f == core::kAnalysisReportFile) {
+      std::cout << "Report: " << (output_dir / f).string() << "\n";
+    }
+  }
   std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
+}
+
+// --fail-on: lists what matched; true when anything did.
+bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings) {
+  if (terms.empty()) return false;
+  const auto matches = core::evaluate_fail_on(terms, run_findings);
+  for (const auto& m : matches) {
+    std::cout << "FAIL-ON " << m.term << ": " << core::escape_for_terminal(m.what) << "\n";
+  }
+  if (!matches.empty()) {
+    std::cout << "--fail-on matched " << matches.size()
+              << (matches.size() == 1 ? " time" : " times") << " (exit 3)\n";
+  }
+  return !matches.empty();
 }
 
 }  // namespace
@@ -215,7 +257,7 @@ int run_analyze(const std::vector<std::string>& args) {
       "that run more kernels in trace 1 than in trace 2, and the manifest carries trace 2's\n"
       "utilization and per-category time.\n\n"
       "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable "
-      "input.\n\n"
+      "input,\n3 a --fail-on condition matched (and no category ended in ERROR).\n\n"
       "Options");
   std::vector<std::string> only;
   std::vector<std::string> plugin_dirs;
@@ -243,7 +285,11 @@ int run_analyze(const std::vector<std::string>& args) {
       "seconds one plugin category may take (also its CPU-time limit)")(
       "plugin-memory", po::value<std::uint64_t>()->default_value(4096),
       "MB of memory one plugin child may allocate beyond what it inherits; 0: no limit")(
-      "strict", "exit 2 before any work when a plugin file is rejected or shadowed");
+      "strict", "exit 2 before any work when a plugin file is rejected or shadowed")(
+      "fail-on", po::value<std::string>(),
+      "exit 3 when a finding or run fact matches, for CI (comma-separated, any matches): "
+      "savings>5%, savings>2ms, idle>30%, comm>10%, total>100ms, findings>0, category=gemm, "
+      "tier=system; numeric terms take > >= < <=, category/tier = or !=");
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("dir", po::value<std::string>(), "analysis directory");
@@ -259,6 +305,15 @@ int run_analyze(const std::vector<std::string>& args) {
     return kExitOk;
   }
   apply_verbosity(vm);
+  std::vector<core::FailTerm> fail_on;
+  if (vm.count("fail-on") > 0) {
+    try {
+      fail_on = core::parse_fail_on(vm["fail-on"].as<std::string>());
+    } catch (const core::FailOnError& e) {
+      std::cerr << "loupe analyze: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
   const bool from_trace = vm.count("trace") > 0;
   if (from_trace && vm.count("dir") > 0) {
     std::cerr << "loupe analyze: give either DIR or --trace TRACE, not both\n";
@@ -457,7 +512,8 @@ int run_analyze(const std::vector<std::string>& args) {
     }
     const auto report = core::run_analysis(model, plugins, options);
     print_summary(report, options.output_dir);
-    return report.any_error() ? kExitFindings : kExitOk;
+    if (report.any_error()) return kExitFindings;
+    return gate(fail_on, report.run_findings) ? kExitGate : kExitOk;
   } catch (const core::PlanError& e) {
     std::cerr << "loupe analyze: " << dir.string() << ": " << e.what() << "\n";
     return kExitUsage;

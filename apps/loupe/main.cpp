@@ -22,10 +22,15 @@ Commands:
                   then analyze it (--trace2 TRACE2: compare two traces)
   analyze DIR     run every plugin whose categories DIR's manifest lists; write
                   category_data/<cat>_metrics.json, system_findings/ and category_findings/
-                  markdown, and loupe_run.json
+                  markdown, loupe_run.json, and the run's report (priority_data.json,
+                  findings.json, analysis.md, metadata/model_info.json)
+  diff-findings OLD NEW
+                  findings that appeared, vanished or grew between two runs (by stable id)
   inspect TRACE   summarize a PyTorch profiler trace (.json/.json.gz) read natively
   plugins         list the plugins found (and every rejected file with its reason)
   validate FILE   check a findings markdown file like TraceLens's validator does
+  validate --report DIR
+                  check DIR/analysis.md like TraceLens's validate_report does
   help [COMMAND]  show this text, or the help of COMMAND
 
 Options:
@@ -33,9 +38,10 @@ Options:
   --version       print the Loupe version and plugin ABI version
 
 Exit codes:
-  0  success (every category OK or NO_DATA; a valid findings file)
-  1  a category ended in ERROR; an invalid findings file
+  0  success (every category OK or NO_DATA; a valid findings file or report)
+  1  a category ended in ERROR; an invalid findings file or report
   2  bad usage, or an input that cannot be read
+  3  analyze --fail-on matched; diff-findings --fail-on-regression found a regression
 
 Plugins are searched next to the loupe executable (the bundled ones), then in --plugin-dir
 directories, then $LOUPE_PLUGIN_PATH (':'-separated); the first plugin found for a name or a
@@ -48,6 +54,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "inspect") return loupe::cli::run_inspect(rest);
     if (command == "plugins") return loupe::cli::run_plugins(rest);
     if (command == "validate") return loupe::cli::run_validate(rest);
+    if (command == "diff-findings") return loupe::cli::run_diff_findings(rest);
   } catch (const std::exception& e) {
     std::cerr << "loupe " << command << ": internal error: " << e.what() << "\n";
     return loupe::cli::kExitUsage;

@@ -237,11 +237,20 @@ TEST_CASE("a re-run replaces the earlier run: none of its files stay beside the 
   CHECK(read_text(out.path() / "notes.txt") == "the user's own file\n");
   const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
   const auto& analysis = (*run)["outputs"]["analysis"];
-  REQUIRE(analysis.Size() == 5);
+  // The run's report is recorded too (no plot: the manifest has no GPU time).
+  REQUIRE(analysis.Size() == 8);
   CHECK(std::string(analysis[0].GetString()) == "category_data/test_segfaults_metrics.json");
   CHECK(std::string(analysis[2].GetString()) == "priority_data.json");
   CHECK(std::string(analysis[3].GetString()) == "findings.json");
-  CHECK(std::string(analysis[4].GetString()) == "loupe_run.json");
+  CHECK(std::string(analysis[4].GetString()) == "metadata/model_info.json");
+  CHECK(std::string(analysis[5].GetString()) == "analysis.md");
+  CHECK(std::string(analysis[6].GetString()) == "report.html");
+  CHECK(std::string(analysis[7].GetString()) == "loupe_run.json");
+  // The crashed category is in the report's warnings, not silently left out.
+  CHECK_THAT(read_text(out.path() / "analysis.md"),
+             Catch::Contains("## Warnings") && Catch::Contains("| test_segfaults | System | "));
+  CHECK_THAT(read_text(out.path() / "report.html"),
+             Catch::Contains("<b>test_segfaults</b> could not be analyzed"));
   for (const auto& entry : fs::recursive_directory_iterator(out.path())) {
     CHECK_THAT(entry.path().filename().string(), !Catch::Contains(".tmp."));
   }

@@ -1,5 +1,7 @@
 #include "test_paths.hpp"
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 namespace loupe::test {
@@ -24,5 +26,17 @@ std::optional<std::filesystem::path> shared_dir() {
 }
 
 std::string shared_dir_description() { return configured_shared_dir().string(); }
+
+}  // namespace loupe::test
+
+namespace loupe::test {
+
+std::optional<std::filesystem::path> chromium() {
+  const char* env = std::getenv("LOUPE_CHROMIUM");
+  const std::filesystem::path path =
+      env != nullptr && *env != '\0' ? std::filesystem::path(env) : "/usr/bin/chromium";
+  if (::access(path.c_str(), X_OK) != 0) return std::nullopt;
+  return path;
+}
 
 }  // namespace loupe::test

@@ -17,6 +17,9 @@ std::optional<std::filesystem::path> shared_dir();
 // Directory that shared_dir() looked for, for skip messages.
 std::string shared_dir_description();
 
+// A headless-capable chromium: $LOUPE_CHROMIUM, else /usr/bin/chromium, if it is executable.
+std::optional<std::filesystem::path> chromium();
+
 }  // namespace loupe::test
 
 // Skips the current test case with a visible message when the reference pack is absent.

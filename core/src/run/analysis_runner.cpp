@@ -13,6 +13,7 @@
 #include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/report/priority_data.hpp"
 #include "loupe/core/report/run_findings.hpp"
+#include "loupe/core/report/run_report.hpp"
 #include "loupe/core/run_record.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "workload_detection.hpp"
@@ -104,7 +105,8 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
       }
     }
   }
-  const Json priority = build_priority_data(to_owned_json(*manifest), std::move(files));
+  report.priority_data = build_priority_data(to_owned_json(*manifest), std::move(files));
+  const Json& priority = report.priority_data;
   try {
     write_file_atomically(output_dir / kPriorityDataFile, priority_data_text(priority));
     report.report_files.emplace_back(kPriorityDataFile);
@@ -320,6 +322,7 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   }
   write_priority_data(model, report, options.output_dir);
   write_run_findings(model, report, options.output_dir);
+  write_run_report(model, report, options.output_dir, options.compat);
   write_run_record(options.output_dir, model, report, options);
   return report;
 }

@@ -127,6 +127,35 @@ std::size_t count_p_headings(std::string_view text) {
   return count;
 }
 
+std::size_t count_detail_headings(std::string_view text) {
+  std::size_t count = 0;
+  std::size_t line_start = 0;
+  while (line_start <= text.size()) {
+    std::size_t next_search = line_start;
+    if (literal_at(text, line_start, "####")) {
+      const std::size_t ws_begin = line_start + 4;
+      const std::size_t ws_end = skip_while(text, ws_begin, is_space_char);
+      if (ws_end > ws_begin) {
+        // Only the line where the whitespace run ends can hold `.*?P<N>:`.
+        for (std::size_t pos = ws_end; pos < text.size() && text[pos] != '\n';
+             pos += decode_at(text, pos).length) {
+          if (const auto end = match_p_number_colon(text, pos)) {
+            ++count;
+            next_search = *end;
+            break;
+          }
+        }
+      }
+    }
+    const std::size_t newline = text.find('\n', next_search);
+    if (newline == std::string_view::npos) {
+      break;
+    }
+    line_start = newline + 1;
+  }
+  return count;
+}
+
 std::vector<CandidateMatch> find_candidates(std::string_view text) {
   std::vector<CandidateMatch> matches;
   std::size_t pos = 0;

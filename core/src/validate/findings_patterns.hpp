@@ -15,6 +15,10 @@ namespace loupe::core::validate_detail {
 // len(P_HEADING.findall(text)).
 std::size_t count_p_headings(std::string_view text);
 
+// len(re.findall(r"^####\s+.*?P(\d+)\s*:", text, re.MULTILINE)): the report's Detailed
+// Analysis headings (`\s+` may run over line ends, `.*?` may not).
+std::size_t count_detail_headings(std::string_view text);
+
 struct CandidateMatch {
   std::size_t begin = 0;
   std::size_t end = 0;

@@ -85,8 +85,10 @@ bool has_detail_estimate(std::string_view scope) {
 
 }  // namespace
 
-void check_markers(std::string_view text, const MarkerCheckOptions& options,
-                   std::vector<std::string>& errors) {
+std::set<std::string> scan_markers(std::string_view text, const std::string& file_name,
+                                   std::vector<std::string>& errors) {
+  MarkerCheckOptions options;
+  options.file_name = file_name;
   MarkerScan scan(options, errors);
   const std::vector<BeginMarkerMatch> begins = find_begin_markers(text);
   const std::size_t end_count = count_end_markers(text);
@@ -94,17 +96,26 @@ void check_markers(std::string_view text, const MarkerCheckOptions& options,
     scan.error("marker pairing mismatch (" + std::to_string(begins.size()) + " begin vs " +
                std::to_string(end_count) + " end)");
   }
-  std::set<std::string_view> seen_kinds;
-  std::size_t p_item_markers = 0;
+  std::set<std::string> seen_kinds;
   for (const BeginMarkerMatch& marker : begins) {
     if (const auto kind = find_kind(marker.attributes)) {
-      seen_kinds.insert(*kind);
-      p_item_markers += *kind == kPItem ? 1U : 0U;
+      seen_kinds.emplace(*kind);
     }
     scan.check_begin_marker(marker.attributes);  // M-2 … M-5
   }
+  return seen_kinds;
+}
 
-  if (options.p_item_required && !seen_kinds.contains(kPItem)) {  // M-6 / M-7
+void check_markers(std::string_view text, const MarkerCheckOptions& options,
+                   std::vector<std::string>& errors) {
+  MarkerScan scan(options, errors);
+  const std::set<std::string> seen_kinds = scan_markers(text, options.file_name, errors);
+  std::size_t p_item_markers = 0;
+  for (const BeginMarkerMatch& marker : find_begin_markers(text)) {
+    p_item_markers += find_kind(marker.attributes) == kPItem ? 1U : 0U;
+  }
+
+  if (options.p_item_required && !seen_kinds.contains(std::string(kPItem))) {  // M-6 / M-7
     scan.error("missing required kind=p_item");
   }
 

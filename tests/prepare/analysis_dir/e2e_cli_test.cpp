@@ -1,11 +1,15 @@
 // `loupe analyze --trace T --compat tracelens` from every raw trace of the reference pack to
 // validated findings: the analyzers' metrics equal those TraceLens's scripts wrote from
-// TraceLens's own directory, and every category ends OK or NO_DATA.
+// TraceLens's own directory, every category ends OK or NO_DATA, and the run's analysis.md
+// passes Loupe's report validator and TraceLens's own validate_report.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 
+#include <rapidjson/document.h>
+
 #include "cli_runner.hpp"
+#include "loupe/core/validator.hpp"
 #include "prepare_test_support.hpp"
 #include "reference_pack.hpp"
 #include "test_paths.hpp"
@@ -15,7 +19,7 @@ namespace fs = std::filesystem;
 TEST_CASE("raw trace to findings: metrics equal TraceLens's for every reference run",
           "[prepare][analysis_dir][e2e][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
-  std::size_t runs = 0, compared = 0;
+  std::size_t runs = 0, compared = 0, reports = 0;
   for (const auto& run : loupe::test::all_reference_runs(shared)) {
     INFO("run " << run.name);
     loupe::test::TempDir tmp;
@@ -30,6 +34,21 @@ TEST_CASE("raw trace to findings: metrics equal TraceLens's for every reference 
                  Catch::Contains("\"unhandled_categories\": []"));
     }
     ++runs;
+    {
+      // Scope as TraceLens's orchestrator passes it (Step 11.1): the run's own, standalone here.
+      const auto native = loupe::core::validate_report(tmp.path(), loupe::core::Scope::Standalone);
+      INFO(loupe::core::format_validation_text(native));
+      CHECK(native.passed);
+      const auto tracelens = loupe::test::run_process(
+          "/usr/bin/python3",
+          {(fs::path(LOUPE_TESTS_SOURCE_DIR) / "tools/tracelens_validate_report.py").string(),
+           (shared / "reference/tracelens").string(), "standalone", tmp.path().string()});
+      INFO("TraceLens: " << tracelens.out);
+      rapidjson::Document verdict;
+      verdict.Parse(tracelens.out.c_str());
+      CHECK((verdict.IsObject() && verdict.HasMember("passed") && verdict["passed"].GetBool()));
+      reports += native.passed ? 1U : 0U;
+    }
     for (const auto& entry : fs::directory_iterator(tmp.path() / "category_data")) {
       const std::string name = entry.path().filename().string();
       if (!name.ends_with("_metrics.json")) continue;
@@ -50,5 +69,6 @@ TEST_CASE("raw trace to findings: metrics equal TraceLens's for every reference 
   }
   WARN("compared " << compared << " metrics files of " << runs << " runs");
   CHECK(runs >= 43);       // 39 of data/reference + 4 serving-engine runs
+  CHECK(reports == runs);
   CHECK(compared >= 190);  // every metrics file the analyzers write for those runs
 }

@@ -59,11 +59,12 @@ struct AnalyzeReport {
   const PluginSet* discovery = nullptr;  // every plugin file found, for loupe_run.json
   Scope scope = Scope::Standalone;
   Workload workload = Workload::Unknown;
-  std::string workload_evidence;       // why: --workload, or what the trace shows
-  std::vector<PluginOutcome> plugins;  // in execution order
-  std::vector<std::string> unhandled;  // manifest categories no plugin handles
-  std::vector<std::string> report_files;  // run-level outputs (priority_data.json), relative
-  Json run_findings;                       // what findings.json holds (ranked findings)
+  std::string workload_evidence;          // why: --workload, or what the trace shows
+  std::vector<PluginOutcome> plugins;     // in execution order
+  std::vector<std::string> unhandled;     // manifest categories no plugin handles
+  std::vector<std::string> report_files;  // run-level outputs (priority_data.json, ...), relative
+  Json priority_data;                     // what priority_data.json holds
+  Json run_findings;                      // what findings.json holds (ranked findings)
   bool any_error() const;
 };
 

@@ -62,6 +62,34 @@ inline std::string escape_for_terminal(std::string_view text) {
   return out;
 }
 
+// Text for HTML and SVG content or a quoted attribute: & < > " ' become entities.
+inline std::string escape_markup(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
 // Bytes that are not valid UTF-8 become U+FFFD; valid text is returned unchanged.
 inline std::string replace_invalid_utf8(std::string_view text) {
   std::string out;

@@ -10,6 +10,7 @@
 // None of these functions throws: infrastructure failures are reported through
 // ValidationResult::io_error.
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,14 @@ ValidationResult validate_findings_file(const std::filesystem::path& findings_pa
 ValidationResult validate_findings_text(std::string_view utf8_text,
                                         const std::filesystem::path& findings_path,
                                         std::string_view tier, Scope scope, ValidationMode mode);
+
+// Level 3: TraceLens's validate_report on <output_dir>/analysis.md, checked against the
+// directory's priority_data.json and category_data/*_metrics.json (docs/report.md,
+// "Validating analysis.md"). `scope` nullopt is Python's comparison_scope=None, which
+// TraceLens treats like comparative for the kernel-fusion Impact lines. Messages and their
+// order are TraceLens's; where TraceLens itself raises, io_error is set.
+ValidationResult validate_report(const std::filesystem::path& output_dir,
+                                 std::optional<Scope> scope);
 
 // What the sub-agent CLI snippet prints: "PASS: Findings file is valid\n", or "FAIL:\n"
 // followed by "  - <error>\n" per error.

@@ -142,7 +142,11 @@ class Pipeline {
     if (fusion_count > 0)
       categories.push_back(analysis_dir::kernel_fusion_entry(ctx_, fusion_count));
 
-    add_json("metadata/model_info.json", analysis_dir::model_info_document());
+    // TraceLens's placeholder (all "Cannot be inferred") in compat mode only; in default mode the
+    // run report writes the inferred file (docs/report.md), so each mode has one writer for it.
+    if (options_.compat_tracelens) {
+      add_json("metadata/model_info.json", analysis_dir::model_info_document());
+    }
     if (comparison) add_json("metadata/trace2_gpu_utilization.json", trace2_utilization);
     Json manifest = Json::object();
     manifest["platform"] = ctx_.platform;

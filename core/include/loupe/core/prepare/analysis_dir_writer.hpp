@@ -29,7 +29,9 @@ struct PrepareOptions {
   std::filesystem::path trace_path;  // recorded in the manifest and metadata
   std::filesystem::path output_dir;  // recorded, and where the files go
   ArchSelection arch;
-  bool compat_tracelens = false;  // TraceLens's double-precision times in gpu_timeline.csv
+  // TraceLens's double-precision times in gpu_timeline.csv, and its placeholder
+  // metadata/model_info.json (default mode: the run report writes the inferred one).
+  bool compat_tracelens = false;
   std::function<void(std::string_view)> progress;  // one line per step
 };
 

@@ -1,0 +1,210 @@
+#include "loupe/core/report/fail_on.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "loupe/python_format.hpp"
+#include "report_text.hpp"
+
+namespace loupe::core {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())) != 0) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())) != 0) s.remove_suffix(1);
+  return std::string(s);
+}
+
+struct KeyName {
+  const char* name;
+  FailTerm::Key key;
+};
+constexpr KeyName kKeys[] = {
+    {"savings", FailTerm::Key::Savings},   {"idle", FailTerm::Key::Idle},
+    {"comm", FailTerm::Key::Comm},         {"total", FailTerm::Key::Total},
+    {"findings", FailTerm::Key::Findings}, {"category", FailTerm::Key::Category},
+    {"tier", FailTerm::Key::Tier}};
+
+FailTerm parse_term(const std::string& term) {
+  FailTerm t;
+  t.source = term;
+  size_t op_at = term.find_first_of("<>=!");
+  if (op_at == std::string::npos || op_at == 0) {
+    throw FailOnError("--fail-on: '" + term +
+                      "' is not KEY OP VALUE (keys: savings, idle, comm, total, findings, "
+                      "category, tier)");
+  }
+  const std::string key = trim(std::string_view(term).substr(0, op_at));
+  bool known = false;
+  for (const auto& k : kKeys) {
+    if (key == k.name) {
+      t.key = k.key;
+      known = true;
+    }
+  }
+  if (!known) {
+    throw FailOnError("--fail-on: '" + term + "': unknown key '" + key +
+                      "' (keys: savings, idle, comm, total, findings, category, tier)");
+  }
+  std::string_view rest = std::string_view(term).substr(op_at);
+  auto take = [&](std::string_view op, FailTerm::Op value) {
+    if (rest.substr(0, op.size()) != op) return false;
+    t.op = value;
+    rest.remove_prefix(op.size());
+    return true;
+  };
+  if (!take(">=", FailTerm::Op::GreaterEqual) && !take("<=", FailTerm::Op::LessEqual) &&
+      !take("!=", FailTerm::Op::NotEqual) && !take(">", FailTerm::Op::Greater) &&
+      !take("<", FailTerm::Op::Less) && !take("=", FailTerm::Op::Equal)) {
+    throw FailOnError("--fail-on: '" + term + "': no comparison (>, >=, <, <=, =, !=)");
+  }
+  std::string value = trim(rest);
+  if (value.empty()) throw FailOnError("--fail-on: '" + term + "': no value after the comparison");
+  const bool textual = t.key == FailTerm::Key::Category || t.key == FailTerm::Key::Tier;
+  const bool equality = t.op == FailTerm::Op::Equal || t.op == FailTerm::Op::NotEqual;
+  if (textual != equality) {
+    throw FailOnError("--fail-on: '" + term + "': " + key +
+                      (textual ? " takes = or !=" : " takes >, >=, < or <="));
+  }
+  if (textual) {
+    if (t.key == FailTerm::Key::Tier && value != "compute" && value != "system") {
+      throw FailOnError("--fail-on: '" + term + "': tier is compute or system");
+    }
+    t.text = value;
+    return t;
+  }
+  if (value.size() > 1 && value.substr(value.size() - 2) == "ms") {
+    t.unit = FailTerm::Unit::Ms;
+    value = trim(std::string_view(value).substr(0, value.size() - 2));
+  } else if (value.back() == '%') {
+    t.unit = FailTerm::Unit::Percent;
+    value = trim(std::string_view(value).substr(0, value.size() - 1));
+  }
+  double number = 0;
+  if (!py::parse_float(value, number) || !std::isfinite(number)) {
+    throw FailOnError("--fail-on: '" + term + "': '" + value + "' is not a number");
+  }
+  t.number = number;
+  using K = FailTerm::Key;
+  using U = FailTerm::Unit;
+  const bool ok = (t.key == K::Savings && t.unit != U::None) ||
+                  ((t.key == K::Idle || t.key == K::Comm) && t.unit != U::Ms) ||
+                  (t.key == K::Total && t.unit != U::Percent) ||
+                  (t.key == K::Findings && t.unit == U::None);
+  if (!ok) {
+    const char* want = t.key == K::Savings                      ? "savings needs ms or %"
+                       : (t.key == K::Idle || t.key == K::Comm) ? "a share of GPU time, in %"
+                       : t.key == K::Total                      ? "a time, in ms"
+                                                                : "a count, without a unit";
+    throw FailOnError("--fail-on: '" + term + "': " + want);
+  }
+  if ((t.key == K::Idle || t.key == K::Comm)) t.unit = U::Percent;
+  if (t.key == K::Total) t.unit = U::Ms;
+  return t;
+}
+
+using report_detail::fixed;
+using report_detail::number_at;
+using report_detail::text_at;
+
+bool compare(double a, FailTerm::Op op, double b) {
+  switch (op) {
+    case FailTerm::Op::Greater:
+      return a > b;
+    case FailTerm::Op::GreaterEqual:
+      return a >= b;
+    case FailTerm::Op::Less:
+      return a < b;
+    case FailTerm::Op::LessEqual:
+      return a <= b;
+    default:
+      return false;
+  }
+}
+
+std::string describe(const Json& f) {
+  const auto p = number_at(&f, "priority");
+  std::string s = "P" + (p ? std::to_string(static_cast<long long>(*p)) : std::string("?")) + " " +
+                  text_at(f, "id") + " (" + text_at(f, "category") + ") " + text_at(f, "title");
+  const auto ms = number_at(f.find("saving_ms"), "mid");
+  const auto pct = number_at(f.find("saving_percent_of_e2e"), "mid");
+  if (ms) s += ": saving " + fixed(*ms, 3) + " ms";
+  if (pct) s += " (" + fixed(*pct, 2) + "% of E2E)";
+  return s;
+}
+
+}  // namespace
+
+std::vector<FailTerm> parse_fail_on(std::string_view expression) {
+  std::vector<FailTerm> terms;
+  size_t start = 0;
+  const std::string expr(expression);
+  while (start <= expr.size()) {
+    const size_t comma = expr.find(',', start);
+    const std::string term = trim(std::string_view(expr).substr(
+        start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (term.empty()) {
+      throw FailOnError("--fail-on: '" + expr + "' has an empty term");
+    }
+    terms.push_back(parse_term(term));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return terms;
+}
+
+std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
+                                        const Json& run_findings) {
+  std::vector<FailMatch> matches;
+  const Json* run = run_findings.find("run");
+  const Json* findings = run_findings.find("findings");
+  static const Json::Array none;
+  const Json::Array& list =
+      findings != nullptr && findings->is_array() ? findings->as_array() : none;
+  using K = FailTerm::Key;
+  for (const auto& t : terms) {
+    switch (t.key) {
+      case K::Savings:
+        for (const auto& f : list) {
+          const auto v = t.unit == FailTerm::Unit::Ms
+                             ? number_at(f.find("saving_ms"), "mid")
+                             : number_at(f.find("saving_percent_of_e2e"), "mid");
+          if (v && compare(*v, t.op, t.number)) matches.push_back({t.source, describe(f)});
+        }
+        break;
+      case K::Idle:
+      case K::Comm:
+      case K::Total: {
+        const char* key = t.key == K::Idle   ? "idle_time_percent"
+                          : t.key == K::Comm ? "exposed_comm_time_percent"
+                                             : "total_time_ms";
+        const auto v = number_at(run, key);
+        if (v && compare(*v, t.op, t.number)) {
+          matches.push_back({t.source, std::string("run ") + key + " = " + fixed(*v, 3) +
+                                           (t.key == K::Total ? " ms" : "%")});
+        }
+        break;
+      }
+      case K::Findings:
+        if (compare(static_cast<double>(list.size()), t.op, t.number)) {
+          matches.push_back({t.source, std::to_string(list.size()) + " findings"});
+        }
+        break;
+      case K::Category:
+      case K::Tier:
+        for (const auto& f : list) {
+          const std::string v = text_at(f, t.key == K::Category ? "category" : "tier");
+          if ((v == t.text) == (t.op == FailTerm::Op::Equal)) {
+            matches.push_back({t.source, describe(f)});
+          }
+        }
+        break;
+    }
+  }
+  return matches;
+}
+
+}  // namespace loupe::core

@@ -1,0 +1,48 @@
+// Small helpers the report writers share (core/src/report): fixed-point numbers for prose and
+// tables, and tolerant reads of Json members.
+#pragma once
+
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "loupe/json_value.hpp"
+
+namespace loupe::core::report_detail {
+
+inline constexpr const char* kEmDash = "\xE2\x80\x94";  // U+2014, for an absent value
+
+// printf("%.*f"): what a reader sees (not Python's repr).
+inline std::string fixed(double value, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
+  return buf;
+}
+
+// fixed(v) + unit, or an em dash when there is no value.
+inline std::string fixed_or_dash(std::optional<double> v, int digits, std::string_view unit = "") {
+  return v ? fixed(*v, digits) + std::string(unit) : std::string(kEmDash);
+}
+
+// A finite number, or nullopt for a missing member, another type or NaN.
+inline std::optional<double> number_of(const Json* v) {
+  if (v == nullptr || !v->is_number()) return std::nullopt;
+  const double d = v->as_double();
+  if (d != d) return std::nullopt;
+  return d;
+}
+inline std::optional<double> number_at(const Json* object, std::string_view key) {
+  return object == nullptr ? std::nullopt : number_of(object->find(key));
+}
+inline std::optional<double> number_at(const Json& object, std::string_view key) {
+  return number_of(object.find(key));
+}
+
+// A string member, or "".
+inline std::string text_at(const Json& object, std::string_view key) {
+  const Json* v = object.find(key);
+  return v != nullptr && v->is_string() ? v->as_string() : std::string();
+}
+
+}  // namespace loupe::core::report_detail

@@ -1,0 +1,124 @@
+// --fail-on expressions (core/src/report/fail_on.cpp) and diff-findings
+// (core/src/report/findings_diff.cpp) on findings.json documents built here.
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "loupe/core/json_convert.hpp"
+#include "loupe/core/model.hpp"
+#include "loupe/core/report/fail_on.hpp"
+#include "loupe/core/report/findings_diff.hpp"
+
+using loupe::Json;
+using namespace loupe::core;
+
+namespace {
+
+Json parse(const std::string& text) { return to_owned_json(*parse_json_document(text)); }
+
+// Two findings: a GEMM card saving 3.343 ms (10.09 %) and an idle card without a saving.
+Json run_findings(double gemm_ms = 3.343, const char* gemm_id = "gemm-c429b3ce26c6") {
+  const double pct = gemm_ms / 33.131 * 100.0;
+  return parse(R"({"schema": "loupe.run_findings/1",
+    "run": {"total_time_ms": 33.131, "idle_time_percent": 10.2,
+            "exposed_comm_time_percent": 0.0},
+    "findings": [
+      {"id": ")" +
+               std::string(gemm_id) + R"(", "priority": 1, "category": "gemm",
+       "tier": "compute", "title": "Compute-bound GEMMs",
+       "saving_ms": {"low": 2.9, "mid": )" +
+               std::to_string(gemm_ms) + R"(, "high": 3.8},
+       "saving_percent_of_e2e": {"low": 8.65, "mid": )" +
+               std::to_string(pct) + R"(, "high": 11.53}},
+      {"id": "cpu_idle-0123456789ab", "priority": 2, "category": "cpu_idle", "tier": "system",
+       "title": "Host waits", "saving_ms": {"low": null, "mid": null, "high": null},
+       "saving_percent_of_e2e": {"low": null, "mid": null, "high": null}}]})");
+}
+
+std::vector<std::string> matched_terms(const std::string& expr, const Json& doc) {
+  std::vector<std::string> out;
+  for (const auto& m : evaluate_fail_on(parse_fail_on(expr), doc)) out.push_back(m.term);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("--fail-on matches findings and run facts", "[report][fail_on]") {
+  const Json doc = run_findings();
+  CHECK(matched_terms("savings>10%", doc) == std::vector<std::string>{"savings>10%"});
+  CHECK(matched_terms("savings>10.1%", doc).empty());
+  CHECK(matched_terms("savings>=3.343ms", doc) == std::vector<std::string>{"savings>=3.343ms"});
+  CHECK(matched_terms("savings>3.4ms", doc).empty());  // the unquantified card never matches
+  CHECK(matched_terms("idle>10%", doc) == std::vector<std::string>{"idle>10%"});
+  CHECK(matched_terms("idle>30%", doc).empty());
+  CHECK(matched_terms("comm<1%, total>30ms", doc) ==
+        std::vector<std::string>{"comm<1%", "total>30ms"});
+  CHECK(matched_terms("findings>=2", doc) == std::vector<std::string>{"findings>=2"});
+  CHECK(matched_terms("category=gemm", doc) == std::vector<std::string>{"category=gemm"});
+  CHECK(matched_terms("category=sdpa_fwd", doc).empty());
+  CHECK(matched_terms("category!=gemm", doc) == std::vector<std::string>{"category!=gemm"});
+  CHECK(matched_terms("tier=system", doc) == std::vector<std::string>{"tier=system"});
+  // Any term: one match is enough, every match is listed with what matched.
+  const auto matches = evaluate_fail_on(parse_fail_on("savings>50%,category=gemm"), doc);
+  REQUIRE(matches.size() == 1);
+  CHECK(matches[0].what ==
+        "P1 gemm-c429b3ce26c6 (gemm) Compute-bound GEMMs: saving 3.343 ms "
+        "(10.09% of E2E)");
+}
+
+TEST_CASE("--fail-on rejects what it cannot read, naming the term", "[report][fail_on]") {
+  const auto message = [](const char* expr) {
+    try {
+      (void)parse_fail_on(expr);
+    } catch (const FailOnError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK(message("savngs>5%") ==
+        "--fail-on: 'savngs>5%': unknown key 'savngs' (keys: savings, "
+        "idle, comm, total, findings, category, tier)");
+  CHECK(message("savings>5") == "--fail-on: 'savings>5': savings needs ms or %");
+  CHECK(message("savings>five%") == "--fail-on: 'savings>five%': 'five' is not a number");
+  CHECK(message("idle>3ms") == "--fail-on: 'idle>3ms': a share of GPU time, in %");
+  CHECK(message("category>gemm") == "--fail-on: 'category>gemm': category takes = or !=");
+  CHECK(message("savings=5%") == "--fail-on: 'savings=5%': savings takes >, >=, < or <=");
+  CHECK(message("tier=gpu") == "--fail-on: 'tier=gpu': tier is compute or system");
+  CHECK(message("idle>") == "--fail-on: 'idle>': no value after the comparison");
+  CHECK(message("savings>5%,") == "--fail-on: 'savings>5%,' has an empty term");
+  CHECK(message("gemm") ==
+        "--fail-on: 'gemm' is not KEY OP VALUE (keys: savings, idle, comm, "
+        "total, findings, category, tier)");
+  CHECK(message("savings>nan%") == "--fail-on: 'savings>nan%': 'nan' is not a number");
+  CHECK(message(" savings >= 2 ms , idle > 30 % ") == "accepted");
+}
+
+TEST_CASE("diff-findings lists what appeared, vanished and grew by stable id",
+          "[report][diff_findings]") {
+  const Json old_doc = run_findings(3.343);
+  const auto same = diff_findings(old_doc, run_findings(3.343), 10.0);
+  CHECK(same.appeared.empty());
+  CHECK(same.vanished.empty());
+  CHECK(same.grew.empty());
+  CHECK(same.unchanged == 2);
+
+  const auto grown = diff_findings(old_doc, run_findings(3.8), 10.0);  // +13.7 %
+  REQUIRE(grown.grew.size() == 1);
+  CHECK(grown.grew[0].id == "gemm-c429b3ce26c6");
+  CHECK(*grown.grew[0].old_saving_ms == Approx(3.343));
+  CHECK(*grown.grew[0].new_saving_ms == Approx(3.8));
+  CHECK(diff_findings(old_doc, run_findings(3.6), 10.0).grew.empty());  // +7.7 %: within
+
+  const auto replaced = diff_findings(old_doc, run_findings(3.343, "gemm-ffffffffffff"), 10.0);
+  REQUIRE(replaced.appeared.size() == 1);
+  CHECK(replaced.appeared[0].id == "gemm-ffffffffffff");
+  REQUIRE(replaced.vanished.size() == 1);
+  CHECK(replaced.vanished[0].id == "gemm-c429b3ce26c6");
+  CHECK(replaced.unchanged == 1);
+  const Json j = findings_diff_json(replaced);
+  CHECK(j.find("appeared")->size() == 1);
+  CHECK(j.find("unchanged")->as_int() == 1);
+
+  CHECK_THROWS_WITH(diff_findings(parse(R"({"schema": "other"})"), old_doc, 10.0),
+                    Catch::Contains("OLD is not a loupe.run_findings/1 document"));
+}
