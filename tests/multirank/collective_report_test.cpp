@@ -1,0 +1,114 @@
+// The multi-rank collective report equals TraceLens's, file for file and byte for byte, on the
+// bundled 4-rank set and on every multi-rank set of the reference pack; bad input is reported
+// with the rank and collective concerned.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+#include "loupe/core/multirank/collective_report.hpp"
+#include "loupe/core/trace/json_reader.hpp"
+#include "prepare_test_support.hpp"
+#include "test_paths.hpp"
+
+namespace fs = std::filesystem;
+namespace lm = loupe::core::multirank;
+namespace lt = loupe::core::trace;
+
+namespace {
+
+std::vector<lm::RankCollectives> load_ranks(const fs::path& traces, int world_size) {
+  std::vector<lm::RankCollectives> ranks;
+  for (int r = 0; r < world_size; ++r) {
+    auto loaded = lt::load_trace(traces / ("rank" + std::to_string(r) + "_trace.json.gz"));
+    REQUIRE_FALSE(loaded.error.has_value());
+    ranks.push_back(lm::extract_rank_collectives(loaded.model, r));
+  }
+  return ranks;
+}
+
+// Number of reference files our report reproduces byte for byte (every difference is a failed
+// check naming the file and the first differing cell).
+std::size_t identical_files(const lm::CollectiveReport& report, const fs::path& reference) {
+  std::map<std::string, std::string> ours;
+  for (const auto& file : report.files) ours[file.name] = file.text;
+  std::size_t expected = 0, identical = 0;
+  for (const auto& entry : fs::directory_iterator(reference)) {
+    const std::string name = entry.path().filename().string();
+    ++expected;
+    INFO(reference << " / " << name);
+    const auto it = ours.find(name);
+    if (it == ours.end()) {
+      FAIL_CHECK("not written: " << name);
+      continue;
+    }
+    const std::string theirs = loupe::test::read_text(entry.path());
+    if (it->second == theirs) {
+      ++identical;
+    } else {
+      FAIL_CHECK(loupe::test::first_csv_difference(it->second, theirs));
+    }
+  }
+  CHECK(ours.size() == expected);  // nothing written that TraceLens does not write
+  return identical;
+}
+
+const fs::path bundled_set() { return loupe::test::bundled_data_dir() / "multirank/bert_4r"; }
+
+}  // namespace
+
+TEST_CASE("the bundled 4-rank collective report equals TraceLens's", "[multirank]") {
+  const auto report = lm::build_collective_report(load_ranks(bundled_set() / "traces", 4), {4, {}});
+  CHECK(report.gpus_per_node == 2);  // two deviceProperties entries per trace
+  CHECK_FALSE(report.matched_by_stream_order);
+  CHECK(report.problems.empty());
+  CHECK(identical_files(report, bundled_set() / "reference") == 7);
+}
+
+TEST_CASE("a missing rank and a collective missing on one member are reported", "[multirank]") {
+  auto ranks = load_ranks(bundled_set() / "traces", 4);
+  // Drop rank 3 entirely and rank 1's first kernel (the allgather of group "1" = ranks 0, 1).
+  ranks.erase(ranks.begin() + 3);
+  ranks[1].rows.erase(ranks[1].rows.begin());
+  const auto report = lm::build_collective_report(std::move(ranks), {4, {}});
+  const auto& problems = report.problems;
+  const auto whole_rank = std::find_if(problems.begin(), problems.end(), [](const auto& p) {
+    return p.rank == 3 && p.collective_id.empty() && p.excluded;
+  });
+  CHECK(whole_rank != problems.end());
+  // Rank 1's remaining kernels in group 1 shift by one, so every group-1 collective now has a
+  // member out of step: at least the last one is missing on rank 1.
+  const auto partial = std::count_if(problems.begin(), problems.end(), [](const auto& p) {
+    return p.rank == 1 && p.collective_id.rfind("1_", 0) == 0 && !p.excluded;
+  });
+  CHECK(partial >= 1);
+  // Shifted kernels pair an allgather with a reducescatter: those are left out, named.
+  const auto mismatched = std::count_if(problems.begin(), problems.end(), [](const auto& p) {
+    return p.excluded && p.collective_id.rfind("1_", 0) == 0 &&
+           p.reason.find("Collective name") != std::string::npos;
+  });
+  CHECK(mismatched >= 1);
+  CHECK_FALSE(report.files.empty());
+}
+
+TEST_CASE("every multi-rank set of the pack: collective report equals TraceLens's",
+          "[multirank][parity][pack]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  std::size_t sets = 0, identical = 0;
+  for (const auto& [name, world] :
+       std::vector<std::pair<std::string, int>>{{"bert_4r", 4}, {"bert_8r", 8}, {"bert_16r", 16}}) {
+    const fs::path dir = shared / "data/multirank" / name;
+    if (!fs::exists(dir)) continue;
+    INFO("set " << name);
+    ++sets;
+    const auto report = lm::build_collective_report(load_ranks(dir / "traces", world), {world, {}});
+    CHECK(report.problems.empty());
+    identical += identical_files(report, dir / "reference");
+  }
+  CHECK(sets == 3);
+  CHECK(identical == 21);
+}
