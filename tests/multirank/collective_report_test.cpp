@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "json_text.hpp"
 #include "loupe/core/multirank/collective_report.hpp"
+#include "loupe/core/multirank/cross_rank.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "prepare_test_support.hpp"
 #include "test_paths.hpp"
@@ -111,4 +113,91 @@ TEST_CASE("every multi-rank set of the pack: collective report equals TraceLens'
   }
   CHECK(sets == 3);
   CHECK(identical == 21);
+}
+
+namespace {
+
+// truth.json's injected stragglers and per-node clock offsets.
+struct Truth {
+  std::vector<int> stragglers;
+  std::vector<double> node_offset_us;
+};
+Truth read_truth(const fs::path& path) {
+  const auto doc = loupe::core::prepare::try_parse_json_text(loupe::test::read_text(path));
+  REQUIRE(doc.has_value());
+  Truth t;
+  for (const auto& r : doc->find("stragglers")->as_array()) {
+    t.stragglers.push_back(static_cast<int>(r.as_int()));
+  }
+  for (const auto& o : doc->find("node_offset_us")->as_array()) {
+    t.node_offset_us.push_back(o.as_double());
+  }
+  return t;
+}
+
+void check_names_truth(const fs::path& set, int world) {
+  const Truth truth = read_truth(set / "traces/truth.json");
+  const auto ranks = load_ranks(set / "traces", world);
+  const auto analysis = lm::analyze_cross_rank(ranks, world, ranks.front().device_count, {});
+  std::vector<int> named;
+  for (const auto& s : analysis.stragglers) named.push_back(s.rank);
+  std::sort(named.begin(), named.end());
+  CHECK(named == truth.stragglers);
+  for (const auto& s : analysis.stragglers) {
+    CHECK(s.others_wait_us > 0);
+    CHECK(s.waiting_ranks > 0);
+  }
+  // Every node's offset recovered to within 1 µs (the generator shifts whole nodes).
+  REQUIRE(analysis.offsets.size() == truth.node_offset_us.size() - 1);
+  for (const auto& o : analysis.offsets) {
+    CHECK(o.offset_us ==
+          Approx(truth.node_offset_us[o.node] - truth.node_offset_us[0]).margin(1.0));
+  }
+  // The findings document names each straggler in a card title.
+  const auto doc = lm::cross_rank_findings(analysis);
+  CHECK(doc.status == loupe::findings::Status::Ok);
+  for (const int r : truth.stragglers) {
+    const std::string name = "Rank " + std::to_string(r) + " is a straggler";
+    CHECK(std::any_of(doc.recommendations.begin(), doc.recommendations.end(),
+                      [&](const auto& rec) { return rec.title.rfind(name, 0) == 0; }));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cross-rank analysis names the injected straggler of the bundled set", "[multirank]") {
+  check_names_truth(bundled_set(), 4);
+}
+
+TEST_CASE("cross-rank analysis names the injected stragglers of every pack set",
+          "[multirank][pack]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  std::size_t sets = 0;
+  for (const auto& [name, world] :
+       std::vector<std::pair<std::string, int>>{{"bert_4r", 4}, {"bert_8r", 8}, {"bert_16r", 16}}) {
+    INFO("set " << name);
+    check_names_truth(shared / "data/multirank" / name, world);
+    ++sets;
+  }
+  CHECK(sets == 3);
+}
+
+TEST_CASE("the per-rank table survives its wire form exactly", "[multirank]") {
+  const auto ranks = load_ranks(bundled_set() / "traces", 4);
+  std::vector<lm::RankCollectives> parsed;
+  for (const auto& r : ranks) {
+    const auto back = lm::parse_rank_collectives(lm::serialize_rank_collectives(r));
+    REQUIRE(back.has_value());
+    CHECK(back->rows.size() == r.rows.size());
+    parsed.push_back(*back);
+  }
+  CHECK_FALSE(lm::parse_rank_collectives("{\"rank\": 1}").has_value());
+  CHECK_FALSE(lm::parse_rank_collectives("not json").has_value());
+  const auto direct = lm::build_collective_report(ranks, {4, {}});
+  const auto via_wire = lm::build_collective_report(parsed, {4, {}});
+  REQUIRE(direct.files.size() == via_wire.files.size());
+  for (std::size_t i = 0; i < direct.files.size(); ++i) {
+    CHECK(direct.files[i].name == via_wire.files[i].name);
+    CHECK(direct.files[i].text == via_wire.files[i].text);
+  }
 }

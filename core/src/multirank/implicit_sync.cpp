@@ -37,8 +37,9 @@ std::string value_key(const Json& value) {
   return pc::is_missing(value) ? std::string("nan") : prepare::py_json_repr(value, true);
 }
 
-// The first field whose value differs between members, or empty.
-std::string mismatched_field(const Collective& c) {
+}  // namespace
+
+std::string mismatched_metadata(const Collective& c) {
   const auto reference = metadata(*c.members.front()->row);
   for (std::size_t m = 1; m < c.members.size(); ++m) {
     const auto other = metadata(*c.members[m]->row);
@@ -49,7 +50,6 @@ std::string mismatched_field(const Collective& c) {
   return {};
 }
 
-// (n - 1) / n scaled as TraceLens scales bus bandwidth; NaN when there is no rule.
 double bus_factor(CollectiveType type, const Json& group_size) {
   if (!group_size.is_number()) return kNaN;
   const double n = group_size.as_double();
@@ -65,6 +65,8 @@ double bus_factor(CollectiveType type, const Json& group_size) {
   }
   return kNaN;
 }
+
+namespace {
 
 std::string rank_column(int rank, const char* what) {
   return "rank_" + std::to_string(rank) + "_" + what;
@@ -100,7 +102,7 @@ Table implicit_sync_table(const std::vector<Collective>& collectives, bool by_st
     const bool keep = type ? is_implicit_sync(*type) : by_stream_order;
     if (!keep) continue;
     if (!by_stream_order) {
-      if (const std::string field = mismatched_field(c); !field.empty()) {
+      if (const std::string field = mismatched_metadata(c); !field.empty()) {
         problems.push_back(
             {std::nullopt, c.id,
              "its members disagree on '" + field + "'; left out of the matched collective tables",

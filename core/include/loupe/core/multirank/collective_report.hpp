@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loupe/core/prepare/coll/collective_rows.hpp"
@@ -57,5 +58,15 @@ struct ReportOptions {
 // throws on content.
 CollectiveReport build_collective_report(std::vector<RankCollectives> ranks,
                                          const ReportOptions& options);
+
+}  // namespace loupe::core::multirank
+
+namespace loupe::core::multirank {
+
+// The compact per-rank table as one line of JSON, and back: what a worker (a child process or
+// an MPI rank) hands to the process writing the report. Numbers round-trip exactly; nullopt
+// when the text is not such a document.
+std::string serialize_rank_collectives(const RankCollectives& rank);
+std::optional<RankCollectives> parse_rank_collectives(std::string_view text);
 
 }  // namespace loupe::core::multirank
