@@ -7,7 +7,6 @@
 #include "group_agg.hpp"
 #include "loupe/core/prepare/coll/key_columns.hpp"
 #include "loupe/core/prepare/pandas_numerics.hpp"
-#include "loupe/core/prepare/py_repr.hpp"
 
 namespace loupe::core::multirank {
 
@@ -21,23 +20,6 @@ std::string rank_column(int rank, const char* what) {
   return "rank_" + std::to_string(rank) + "_" + what;
 }
 
-std::string value_key(const Json& value) {
-  return pc::is_missing(value) ? std::string("nan") : prepare::py_json_repr(value, true);
-}
-
-std::string mismatched_field(const Collective& c) {
-  const pc::CollectiveRow& first = *c.members.front()->row;
-  for (const pc::Field f : {pc::kGroupName, pc::kGroupRanks, pc::kCollectiveName, pc::kGroupSize,
-                            pc::kDtype, pc::kStream}) {
-    for (const MatchedRow* m : c.members) {
-      if (value_key(m->row->fields[f]) != value_key(first.fields[f])) {
-        return std::string(pc::kFieldNames[f]);
-      }
-    }
-  }
-  return {};
-}
-
 double number_or_nan(const Json& value) { return value.is_number() ? value.as_double() : kNaN; }
 
 }  // namespace
@@ -49,11 +31,11 @@ std::optional<Table> all2allv_table(const std::vector<Collective>& collectives,
   for (const Collective& c : collectives) {
     const pc::CollectiveRow& first = *c.members.front()->row;
     if (collective_type(first.fields[pc::kCollectiveName]) != CollectiveType::kAllToAllV) continue;
-    if (const std::string field = mismatched_field(c); !field.empty()) {
-      problems.push_back(
-          {std::nullopt, c.id,
-           "its members disagree on '" + field + "'; left out of the matched collective tables",
-           true});
+    const std::string field =
+        mismatched_field(c, {pc::kGroupName, pc::kGroupRanks, pc::kCollectiveName, pc::kGroupSize,
+                             pc::kDtype, pc::kStream});
+    if (!field.empty()) {
+      problems.push_back(mismatch_problem(c, field));
       continue;
     }
     DictRows& t = table.rows;

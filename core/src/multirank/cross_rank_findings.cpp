@@ -110,6 +110,20 @@ fd::Section per_rank_table(const CrossRankAnalysis& a) {
   return s;
 }
 
+// Appends the card and its detail: the detail repeats the title, says how such findings are
+// identified, shows one table and resolves with the card's action.
+void add_card(fd::Document& doc, const fd::Recommendation& card, const std::string& identification,
+              fd::Table table, const std::string& reasoning) {
+  doc.recommendations.push_back(card);
+  fd::Detail d;
+  d.title = card.title;
+  d.identification = identification + kSource;
+  d.data.push_back(fd::table(std::move(table)));
+  d.reasoning = reasoning;
+  d.resolution = card.action;
+  doc.details.push_back(std::move(d));
+}
+
 void add_straggler(const CrossRankAnalysis& a, const Straggler& s, fd::Document& doc) {
   const std::string rank = "Rank " + std::to_string(s.rank);
   const double mean_wait =
@@ -143,13 +157,6 @@ void add_straggler(const CrossRankAnalysis& a, const Straggler& s, fd::Document&
   r.impact = impact(a, mean_wait, mean_wait, s.max_rank_wait_us,
                     "the measured wait of the other ranks on it, mean per rank and the most one "
                     "rank waited; an upper bound, part of it moves to the next-slowest rank");
-  doc.recommendations.push_back(r);
-  fd::Detail d;
-  d.title = r.title;
-  d.identification =
-      "Ranks that start last in most of their collectives once the node clock "
-      "offsets are removed" +
-      std::string(kSource);
   fd::Table t;
   t.columns = {"Rank", "Arrived last", "Collectives", "Others' wait on it (ms)",
                "Compute vs others"};
@@ -158,12 +165,12 @@ void add_straggler(const CrossRankAnalysis& a, const Straggler& s, fd::Document&
                     s.compute_excess ? (*s.compute_excess >= 0 ? "+" : "") +
                                            fixed(*s.compute_excess * 100.0, 1) + "%"
                                      : std::string("-")});
-  d.data.push_back(fd::table(std::move(t)));
-  d.reasoning =
-      "Every member of a collective waits inside it until the last member arrives; a "
-      "rank that is last in most of its collectives sets the pace of all of them.";
-  d.resolution = r.action;
-  doc.details.push_back(std::move(d));
+  add_card(doc, r,
+           "Ranks that start last in most of their collectives once the node clock offsets are "
+           "removed",
+           std::move(t),
+           "Every member of a collective waits inside it until the last member arrives; a rank "
+           "that is last in most of its collectives sets the pace of all of them.");
 }
 
 void add_slow(const CrossRankAnalysis& a, const SlowCollective& s, fd::Document& doc) {
@@ -183,25 +190,18 @@ void add_slow(const CrossRankAnalysis& a, const SlowCollective& s, fd::Document&
       "same links usually runs on a fallback transport or an unbalanced ring.";
   r.impact = impact(a, 0.0, s.saving_us, s.saving_us,
                     "its latency minus the time at the best bus bandwidth of its link class");
-  doc.recommendations.push_back(r);
-  fd::Detail d;
-  d.title = r.title;
-  d.identification =
-      "Collective groups (name, message size, link class) whose median bus "
-      "bandwidth is below a quarter of the best of their link class" +
-      std::string(kSource);
   fd::Table t;
   t.columns = {"Collective",           "Message (MB)",        "Link",     "Count",
                "Median bus bw (GB/s)", "Best of link (GB/s)", "Time (ms)"};
   t.rows.push_back({s.collective, fixed(s.message_mb, 1), s.link, std::to_string(s.count),
                     fixed(s.median_bus_gbps, 1), fixed(s.best_bus_gbps, 1),
                     fixed(s.time_us / 1000.0, 3)});
-  d.data.push_back(fd::table(std::move(t)));
-  d.reasoning =
-      "The same links move other collectives at the best bandwidth shown, so the "
-      "links are not what limits this one.";
-  d.resolution = r.action;
-  doc.details.push_back(std::move(d));
+  add_card(doc, r,
+           "Collective groups (name, message size, link class) whose median bus bandwidth is "
+           "below a quarter of the best of their link class",
+           std::move(t),
+           "The same links move other collectives at the best bandwidth shown, so the links are "
+           "not what limits this one.");
 }
 
 }  // namespace

@@ -8,7 +8,6 @@
 #include "group_agg.hpp"
 #include "loupe/core/prepare/coll/key_columns.hpp"
 #include "loupe/core/prepare/pandas_numerics.hpp"
-#include "loupe/core/prepare/py_repr.hpp"
 #include "node_span.hpp"
 
 namespace loupe::core::multirank {
@@ -33,21 +32,12 @@ std::vector<std::pair<std::string, Json>> metadata(const pc::CollectiveRow& row)
   return fields;
 }
 
-std::string value_key(const Json& value) {
-  return pc::is_missing(value) ? std::string("nan") : prepare::py_json_repr(value, true);
-}
-
 }  // namespace
 
 std::string mismatched_metadata(const Collective& c) {
-  const auto reference = metadata(*c.members.front()->row);
-  for (std::size_t m = 1; m < c.members.size(); ++m) {
-    const auto other = metadata(*c.members[m]->row);
-    for (std::size_t f = 0; f < reference.size(); ++f) {
-      if (value_key(reference[f].second) != value_key(other[f].second)) return reference[f].first;
-    }
-  }
-  return {};
+  // The message sizes follow from dtype and element counts, so the raw fields decide.
+  return mismatched_field(c, {pc::kGroupName, pc::kGroupRanks, pc::kCollectiveName, pc::kGroupSize,
+                              pc::kDtype, pc::kInNelems, pc::kOutNelems});
 }
 
 double bus_factor(CollectiveType type, const Json& group_size) {
@@ -103,10 +93,7 @@ Table implicit_sync_table(const std::vector<Collective>& collectives, bool by_st
     if (!keep) continue;
     if (!by_stream_order) {
       if (const std::string field = mismatched_metadata(c); !field.empty()) {
-        problems.push_back(
-            {std::nullopt, c.id,
-             "its members disagree on '" + field + "'; left out of the matched collective tables",
-             true});
+        problems.push_back(mismatch_problem(c, field));
         continue;
       }
     }

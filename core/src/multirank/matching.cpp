@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "loupe/core/prepare/coll/key_columns.hpp"
 #include "loupe/core/prepare/py_repr.hpp"
 
 namespace loupe::core::multirank {
@@ -46,6 +47,25 @@ std::vector<Collective> collectives_in_order(const std::vector<MatchedRow>& rows
     collectives[it->second].members.push_back(&row);
   }
   return collectives;
+}
+
+std::string mismatched_field(const Collective& c, std::initializer_list<pc::Field> fields) {
+  const auto key = [](const Json& value) {
+    return pc::is_missing(value) ? std::string("nan") : prepare::py_json_repr(value, true);
+  };
+  const pc::CollectiveRow& first = *c.members.front()->row;
+  for (const pc::Field f : fields) {
+    for (const MatchedRow* m : c.members) {
+      if (key(m->row->fields[f]) != key(first.fields[f])) return std::string(pc::kFieldNames[f]);
+    }
+  }
+  return {};
+}
+
+InputProblem mismatch_problem(const Collective& c, const std::string& field) {
+  return {std::nullopt, c.id,
+          "its members disagree on '" + field + "'; left out of the matched collective tables",
+          true};
 }
 
 Json ts_value(const pc::CollectiveRow& row) {

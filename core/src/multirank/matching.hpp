@@ -4,10 +4,12 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 #include "dict_rows.hpp"
+#include "loupe/core/multirank/collective_report.hpp"
 #include "loupe/core/prepare/coll/collective_rows.hpp"
 
 namespace loupe::core::multirank {
@@ -29,6 +31,13 @@ struct Collective {
   std::vector<const MatchedRow*> members;
 };
 std::vector<Collective> collectives_in_order(const std::vector<MatchedRow>& rows);
+
+// The first of `fields` on which the members of `c` disagree (missing values compare equal to
+// each other), or empty.
+std::string mismatched_field(const Collective& c,
+                             std::initializer_list<prepare::coll::Field> fields);
+// `c` left out of the matched tables because its members disagree on `field`.
+InputProblem mismatch_problem(const Collective& c, const std::string& field);
 
 // Json values of a row's ts / dur / message sizes as TraceLens's DataFrame holds them.
 Json ts_value(const prepare::coll::CollectiveRow& row);
