@@ -97,6 +97,25 @@ TEST_CASE("a missing rank and a collective missing on one member are reported", 
   CHECK_FALSE(report.files.empty());
 }
 
+TEST_CASE("a trace that disagrees on its rank or world size is named", "[multirank]") {
+  auto ranks = load_ranks(bundled_set() / "traces", 4);
+  CHECK(ranks[1].own_rank == 1);
+  CHECK(ranks[1].own_world_size == 4);
+  std::swap(ranks[1].rank, ranks[2].rank);  // the files of ranks 1 and 2 swapped
+  for (auto& row : ranks[1].rows) row.rank = ranks[1].rank;
+  for (auto& row : ranks[2].rows) row.rank = ranks[2].rank;
+  const auto report = lm::build_collective_report(std::move(ranks), {5, {}});
+  const auto has = [&](int rank, const std::string& text) {
+    return std::any_of(report.problems.begin(), report.problems.end(), [&](const auto& p) {
+      return p.rank == rank && p.reason.find(text) != std::string::npos;
+    });
+  };
+  CHECK(has(2, "taken as rank 2 but the trace says rank 1"));
+  CHECK(has(1, "taken as rank 1 but the trace says rank 2"));
+  CHECK(has(0, "the trace says world size 4, the run has 5 ranks"));
+  CHECK(has(4, "no trace for this rank"));
+}
+
 TEST_CASE("every multi-rank set of the pack: collective report equals TraceLens's",
           "[multirank][parity][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "collective_tables.hpp"
+#include "json_text.hpp"
 #include "loupe/core/prepare/coll/coll_summary.hpp"
 #include "matching.hpp"
 #include "node_span.hpp"
@@ -16,6 +17,18 @@ RankCollectives extract_rank_collectives(const trace::TraceModel& model, int ran
   RankCollectives result;
   result.rank = rank;
   result.rows = pc::unnamed_collective_rows(model, rank);
+  if (const std::string* info = model.trace_metadata_value("distributedInfo")) {
+    if (const auto doc = prepare::try_parse_json_text(*info); doc && doc->is_object()) {
+      const Json* rank_value = doc->find("rank");
+      const Json* world = doc->find("world_size");
+      if (rank_value != nullptr && rank_value->is_int()) {
+        result.own_rank = static_cast<int>(rank_value->as_int());
+      }
+      if (world != nullptr && world->is_int()) {
+        result.own_world_size = static_cast<int>(world->as_int());
+      }
+    }
+  }
   if (model.trace_metadata_value("deviceProperties") != nullptr) {
     const auto names = model.device_names();
     if (!names.empty()) result.device_count = static_cast<int>(names.size());
@@ -68,7 +81,25 @@ CollectiveReport build_collective_report(std::vector<RankCollectives> ranks,
   std::sort(ranks.begin(), ranks.end(),
             [](const RankCollectives& a, const RankCollectives& b) { return a.rank < b.rank; });
   std::set<int> present;
-  for (const RankCollectives& r : ranks) present.insert(r.rank);
+  for (const RankCollectives& r : ranks) {
+    present.insert(r.rank);
+    // The trace's own word on who it is (the report goes by the file's rank).
+    if (r.own_world_size && *r.own_world_size != options.world_size) {
+      report.problems.push_back({r.rank,
+                                 {},
+                                 "the trace says world size " + std::to_string(*r.own_world_size) +
+                                     ", the run has " + std::to_string(options.world_size) +
+                                     " ranks",
+                                 false});
+    }
+    if (r.own_rank && *r.own_rank != r.rank) {
+      report.problems.push_back({r.rank,
+                                 {},
+                                 "the file is taken as rank " + std::to_string(r.rank) +
+                                     " but the trace says rank " + std::to_string(*r.own_rank),
+                                 false});
+    }
+  }
   for (int r = 0; r < options.world_size; ++r) {
     if (present.count(r) == 0) {
       report.problems.push_back({r, {}, "no trace for this rank; left out of every table", true});

@@ -1,4 +1,5 @@
-// The wire form of RankCollectives (collective_report.hpp): {"rank", "device_count", "rows"},
+// The wire form of RankCollectives (collective_report.hpp): {"rank", "device_count",
+// "own_rank", "own_world_size", "rows"},
 // each row [fields..., in_mb, out_mb, ts, dur, ts_is_int, dur_is_int]. Doubles are written by
 // shortest round-trip repr and read back at full precision, so the report built from parsed
 // tables equals the one built in process.
@@ -28,6 +29,8 @@ std::string serialize_rank_collectives(const RankCollectives& rank) {
   Json doc = Json::object();
   doc["rank"] = Json(rank.rank);
   doc["device_count"] = rank.device_count ? Json(*rank.device_count) : Json(nullptr);
+  doc["own_rank"] = rank.own_rank ? Json(*rank.own_rank) : Json(nullptr);
+  doc["own_world_size"] = rank.own_world_size ? Json(*rank.own_world_size) : Json(nullptr);
   Json rows = Json::array();
   for (const pc::CollectiveRow& row : rank.rows) {
     Json cells = Json::array();
@@ -57,6 +60,11 @@ std::optional<RankCollectives> parse_rank_collectives(std::string_view text) {
   RankCollectives result;
   result.rank = static_cast<int>(rank->as_int());
   if (devices->is_int()) result.device_count = static_cast<int>(devices->as_int());
+  for (const auto& [key, target] : {std::pair{"own_rank", &result.own_rank},
+                                    std::pair{"own_world_size", &result.own_world_size}}) {
+    const Json* value = doc->find(key);
+    if (value != nullptr && value->is_int()) *target = static_cast<int>(value->as_int());
+  }
   for (const Json& cells : rows->as_array()) {
     if (!cells.is_array() || cells.as_array().size() != kRowWidth) return std::nullopt;
     const auto& c = cells.as_array();

@@ -21,6 +21,9 @@ struct RankCollectives {
   int rank = 0;
   std::vector<prepare::coll::CollectiveRow> rows;
   std::optional<int> device_count;  // entries of the trace's deviceProperties, when present
+  // What the trace's distributedInfo says about itself, when it says it.
+  std::optional<int> own_rank;
+  std::optional<int> own_world_size;
 };
 
 RankCollectives extract_rank_collectives(const trace::TraceModel& model, int rank);
