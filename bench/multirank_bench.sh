@@ -7,7 +7,7 @@
 # usage: bench/multirank_bench.sh BUILD_DIR [SHARED_DIR] [WORK_DIR] [RANKS]
 #   BUILD_DIR  a Release build with bin/loupe and lib/loupe/plugins (MPI found for the mpirun row)
 #   WORK_DIR   where the set and the outputs go (default: a temporary directory, removed after)
-#   RANKS      default 64 (8 per node, stragglers 13 and 40, seed 7)
+#   RANKS      default 64 (8 per node, seed 7, stragglers RANKS/5+1 and RANKS*5/8: 13 and 40)
 set -euo pipefail
 build=${1:?usage: $0 BUILD_DIR [SHARED_DIR] [WORK_DIR] [RANKS]}
 shared=${2:-$(dirname "$0")/../../shared}
@@ -24,7 +24,7 @@ set_dir="$work/set_${ranks}r"
 if [ ! -f "$set_dir/rank$((ranks - 1))_trace.json" ]; then
   python3 "$shared/tools/make-multirank.py" \
     "$shared/data/traces/mi300/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz" "$set_dir" \
-    --ranks "$ranks" --per-node 8 --stragglers 13,40 --seed 7 >&2
+    --ranks "$ranks" --per-node 8 --stragglers "$((ranks / 5 + 1)),$((ranks * 5 / 8))" --seed 7 >&2
 fi
 json_mb=$(du -cm "$set_dir"/rank*_trace.json | tail -1 | cut -f1)
 

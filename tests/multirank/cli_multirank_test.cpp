@@ -63,6 +63,12 @@ TEST_CASE("rank sets with a missing, duplicate or out-of-range rank are refused 
   CHECK(r.err.find("rank(s) 3") != std::string::npos);
   CHECK(r.err.find("outside --world-size 3") != std::string::npos);
 
+  // `**` crosses directories; a custom regex with one group names the rank.
+  r = run_loupe({"analyze", "--trace-glob", (tmp.path() / "**" / "*.gz").string(), "--rank-regex",
+                 "rank(\\d+)_trace", "--world-size", "3", "-o", out.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("rank3_trace.json.gz) outside --world-size 3") != std::string::npos);
+
   r = run_loupe(
       {"analyze", "--trace-pattern", (traces / "rank_trace.json.gz").string(), "-o", out.string()});
   CHECK(r.exit_code == 2);
