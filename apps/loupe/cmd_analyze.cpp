@@ -227,7 +227,7 @@ int run_analyze(const std::vector<std::string>& args) {
   }
   apply_verbosity(vm);
   if (is_multirank_request(vm)) return run_multirank(args, vm);
-  for (const char* option : {"world-size", "rank-regex", "jobs"}) {
+  for (const char* option : {"world-size", "rank-regex", "jobs", "mpi"}) {
     if (vm.count(option) > 0) {
       std::cerr << "loupe analyze: --" << option << " applies to --trace-glob / --trace-pattern\n";
       return kExitUsage;
