@@ -13,7 +13,9 @@
 #include "json_text.hpp"
 #include "loupe/core/multirank/collective_report.hpp"
 #include "loupe/core/multirank/cross_rank.hpp"
+#include "loupe/core/renderer.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "loupe/core/validator.hpp"
 #include "prepare_test_support.hpp"
 #include "test_paths.hpp"
 
@@ -219,4 +221,47 @@ TEST_CASE("the per-rank table survives its wire form exactly", "[multirank]") {
     CHECK(direct.files[i].name == via_wire.files[i].name);
     CHECK(direct.files[i].text == via_wire.files[i].text);
   }
+}
+
+TEST_CASE("a collective group far below its link class's best bus bandwidth gets a card",
+          "[multirank]") {
+  auto ranks = load_ranks(bundled_set() / "traces", 4);
+  // Every 24 MB all-reduce (12,582,912 bf16 elements; inter-node groups) made 10x slower.
+  std::size_t slowed = 0;
+  for (auto& rank : ranks) {
+    for (auto& row : rank.rows) {
+      namespace pc = loupe::core::prepare::coll;
+      const auto& nelems = row.fields[pc::kInNelems];
+      const auto& name = row.fields[pc::kCollectiveName];
+      if (nelems.is_int() && nelems.as_int() == 12582912 && name.is_string() &&
+          name.as_string() == "allreduce") {
+        row.dur *= 10.0;
+        ++slowed;
+      }
+    }
+  }
+  REQUIRE(slowed >= 2);
+  const auto analysis = lm::analyze_cross_rank(ranks, 4, 2, {});
+  REQUIRE(analysis.slow.size() == 1);
+  const auto& slow = analysis.slow.front();
+  CHECK(slow.collective == "allreduce");
+  CHECK(slow.link == "inter_node");
+  CHECK(slow.message_mb == 24.0);
+  CHECK(slow.median_bus_gbps < 0.25 * slow.best_bus_gbps);
+  CHECK(slow.saving_us > 0);
+  CHECK(slow.saving_us < slow.time_us);
+  const auto doc = lm::cross_rank_findings(analysis);
+  CHECK(std::any_of(doc.recommendations.begin(), doc.recommendations.end(), [](const auto& r) {
+    return r.title.rfind("allreduce of 24.0 MB across nodes", 0) == 0;
+  }));
+  // The document renders and passes the system-tier validator.
+  const std::string markdown = loupe::core::render_findings_json(
+      loupe::dump_python_json(loupe::findings::to_json(doc), -1, false));
+  const auto validation = loupe::core::validate_findings_text(
+      markdown, "out/system_findings/multirank_findings.md", "system", loupe::Scope::Standalone,
+      loupe::core::ValidationMode::Default);
+  INFO(markdown);
+  CHECK(validation.passed);
+  // Without the slowdown no group is flagged.
+  CHECK(lm::analyze_cross_rank(load_ranks(bundled_set() / "traces", 4), 4, 2, {}).slow.empty());
 }
