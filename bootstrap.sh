@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ libboost-dev libboost-program-options-dev rapidjson-dev
-          libspdlog-dev catch2 zlib1g-dev dpkg-dev clang libclang-rt-14-dev chromium libcairo2-dev)
+          libspdlog-dev catch2 zlib1g-dev dpkg-dev clang libclang-rt-14-dev chromium libcairo2-dev
+          libopenmpi-dev openmpi-bin)
 
 install_missing() {
   local missing=()

@@ -1,5 +1,9 @@
 #include "cli_common.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -53,6 +57,49 @@ std::function<void(std::uint64_t, std::uint64_t)> trace_load_progress(const std:
     std::cerr << "loupe " << command << ": read " << json_bytes / 1000000 << " MB of JSON ("
               << input_bytes * 100 / file_size << "% of the file)\n";
   };
+}
+
+namespace fs = std::filesystem;
+
+bool check_readable_file(const fs::path& path, const char* option) {
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (ec || !fs::exists(status)) {
+    std::cerr << "loupe analyze: " << option << " " << path.string() << ": no such file\n";
+    return false;
+  }
+  if (!fs::is_regular_file(status)) {
+    std::cerr << "loupe analyze: " << option << " " << path.string() << ": not a regular file\n";
+    return false;
+  }
+  std::ifstream probe(path, std::ios::binary);
+  if (!probe) {
+    std::cerr << "loupe analyze: " << option << " " << path.string() << ": cannot be read\n";
+    return false;
+  }
+  return true;
+}
+
+// "" when files can be written into `dir` (which may not exist yet); else why not. Creates
+// nothing that stays: a probe file (or, for a missing directory, a probe directory in its
+// nearest existing parent) is made and removed at once.
+std::string check_writable_dir(const fs::path& dir) {
+  std::error_code ec;
+  fs::path existing = fs::absolute(dir, ec);
+  while (!existing.empty() && !fs::exists(existing, ec)) {
+    if (existing == existing.parent_path()) break;
+    existing = existing.parent_path();
+  }
+  if (!fs::is_directory(existing, ec)) {
+    return existing == fs::absolute(dir, ec) ? "not a directory"
+                                             : existing.string() + " is not a directory";
+  }
+  const fs::path probe = existing / (".loupe-write-check-" + std::to_string(::getpid()));
+  if (!fs::create_directory(probe, ec) || ec) {
+    return "permission denied (cannot create files in " + existing.string() + ")";
+  }
+  fs::remove(probe, ec);
+  return {};
 }
 
 }  // namespace loupe::cli

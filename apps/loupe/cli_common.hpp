@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,6 +37,12 @@ double seconds_since(std::chrono::steady_clock::time_point start);
 std::function<void(std::uint64_t, std::uint64_t)> trace_load_progress(const std::string& command,
                                                                       std::uint64_t file_size,
                                                                       bool quiet);
+
+// `loupe analyze` input checks: prints "loupe analyze: OPTION PATH: problem" and returns false
+// when `path` is not a readable regular file.
+bool check_readable_file(const std::filesystem::path& path, const char* option);
+// "" when files can be written into `dir` (which may not exist yet); else why not.
+std::string check_writable_dir(const std::filesystem::path& dir);
 
 int run_analyze(const std::vector<std::string>& args);
 int run_diff_findings(const std::vector<std::string>& args);

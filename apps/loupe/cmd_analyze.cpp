@@ -19,6 +19,7 @@
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/text_escape.hpp"
+#include "multirank_driver.hpp"
 #include "trace_to_directory.hpp"
 
 namespace loupe::cli {
@@ -37,25 +38,6 @@ std::vector<std::string> split_categories(const std::vector<std::string>& values
     }
   }
   return out;
-}
-
-bool check_readable_file(const fs::path& path, const char* option) {
-  std::error_code ec;
-  const auto status = fs::status(path, ec);
-  if (ec || !fs::exists(status)) {
-    std::cerr << "loupe analyze: " << option << " " << path.string() << ": no such file\n";
-    return false;
-  }
-  if (!fs::is_regular_file(status)) {
-    std::cerr << "loupe analyze: " << option << " " << path.string() << ": not a regular file\n";
-    return false;
-  }
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) {
-    std::cerr << "loupe analyze: " << option << " " << path.string() << ": cannot be read\n";
-    return false;
-  }
-  return true;
 }
 
 bool looks_like_trace_file(const fs::path& path) {
@@ -80,28 +62,6 @@ bool check_analysis_dir(const fs::path& dir) {
             << (fs::exists(dir, ec) ? ": not a directory" : ": no such directory")
             << " (give an analysis directory, or --trace TRACE -o OUT)\n";
   return false;
-}
-
-// "" when files can be written into `dir` (which may not exist yet); else why not. Creates
-// nothing that stays: a probe file (or, for a missing directory, a probe directory in its
-// nearest existing parent) is made and removed at once.
-std::string check_writable_dir(const fs::path& dir) {
-  std::error_code ec;
-  fs::path existing = fs::absolute(dir, ec);
-  while (!existing.empty() && !fs::exists(existing, ec)) {
-    if (existing == existing.parent_path()) break;
-    existing = existing.parent_path();
-  }
-  if (!fs::is_directory(existing, ec)) {
-    return existing == fs::absolute(dir, ec) ? "not a directory"
-                                             : existing.string() + " is not a directory";
-  }
-  const fs::path probe = existing / (".loupe-write-check-" + std::to_string(::getpid()));
-  if (!fs::create_directory(probe, ec) || ec) {
-    return "permission denied (cannot create files in " + existing.string() + ")";
-  }
-  fs::remove(probe, ec);
-  return {};
 }
 
 // Warns about each rejected or shadowed plugin file; false when --strict makes that fatal.
@@ -238,6 +198,8 @@ int run_analyze(const std::vector<std::string>& args) {
       "Usage: loupe analyze DIR [options]\n"
       "       loupe analyze --trace TRACE [--trace2 TRACE2] -o OUT [--platform NAME | --arch "
       "FILE]\n"
+      "                     [options]\n"
+      "       loupe analyze --trace-glob GLOB | --trace-pattern PATTERN [--world-size N] -o OUT\n"
       "                     [options]\n\n"
       "Runs the analyzer plugins over the TraceLens-style analysis directory DIR, in dependency\n"
       "order, each in its own process. Writes category_data/<cat>_metrics.json,\n"
@@ -256,6 +218,10 @@ int run_analyze(const std::vector<std::string>& args) {
       "columns, perf_report_trace2_csvs/ holds trace 2's report, fusion candidates are modules\n"
       "that run more kernels in trace 1 than in trace 2, and the manifest carries trace 2's\n"
       "utilization and per-category time.\n\n"
+      "With --trace-glob or --trace-pattern (one trace per rank of a distributed run), every\n"
+      "rank is analyzed as --trace does into OUT/rank_<r>/, several at once, and the ranks'\n"
+      "collectives are matched into OUT/collective_report/ (TraceLens's nccl_*.csv and\n"
+      "straggler_summary.csv; docs/multirank.md).\n\n"
       "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable "
       "input,\n3 a --fail-on condition matched (and no category ended in ERROR).\n\n"
       "Options");
@@ -293,6 +259,7 @@ int run_analyze(const std::vector<std::string>& args) {
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("dir", po::value<std::string>(), "analysis directory");
+  add_multirank_options(visible, hidden);
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description positional;
@@ -311,6 +278,21 @@ int run_analyze(const std::vector<std::string>& args) {
       fail_on = core::parse_fail_on(vm["fail-on"].as<std::string>());
     } catch (const core::FailOnError& e) {
       std::cerr << "loupe analyze: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
+  if (is_multirank_request(vm)) {
+    if (!fail_on.empty()) {
+      std::cerr << "loupe analyze: --fail-on gates one run's findings.json; with --trace-glob /"
+                   " --trace-pattern gate each OUT/rank_<r>/findings.json with diff-findings or a"
+                   " per-rank run\n";
+      return kExitUsage;
+    }
+    return run_multirank(args, vm);
+  }
+  for (const char* option : {"world-size", "rank-regex", "jobs", "mpi"}) {
+    if (vm.count(option) > 0) {
+      std::cerr << "loupe analyze: --" << option << " applies to --trace-glob / --trace-pattern\n";
       return kExitUsage;
     }
   }
@@ -448,6 +430,9 @@ int run_analyze(const std::vector<std::string>& args) {
     if (vm.count("arch") > 0) trace_options.arch_file = fs::path(vm["arch"].as<std::string>());
     trace_options.compat_tracelens = options.compat == Compat::TraceLens;
     trace_options.quiet = vm.count("quiet") > 0;
+    if (vm.count("collectives-out") > 0) {
+      trace_options.on_loaded = collectives_writer(vm["collectives-out"].as<std::string>());
+    }
     trace_options.before_write = [&dir] {
       if (const auto n = core::remove_previous_run(dir, core::PreviousRunScope::Everything)) {
         spdlog::info("removed the {} files of the previous run in {}", n, dir.string());

@@ -56,6 +56,15 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDi
     if (!loaded2) return kExitUsage;
   }
 
+  if (options.on_loaded) {
+    try {
+      options.on_loaded(loaded->model);
+    } catch (const std::exception& e) {
+      std::cerr << "loupe analyze: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
+
   core::prepare::PrepareOptions prepare;
   prepare.trace_path = options.trace;
   prepare.output_dir = options.output_dir;

@@ -23,6 +23,9 @@ struct TraceToDirectoryOptions {
   // Called once the directory is computed, right before its files are written (the previous
   // run's files are removed there). Throws std::runtime_error to stop.
   std::function<void()> before_write;
+  // Called with the loaded trace (TRACE, not TRACE2) before the directory is computed: the
+  // multi-rank driver's children take their collective table here (docs/multirank.md).
+  std::function<void(const core::trace::TraceModel&)> on_loaded;
 };
 
 struct WrittenDirectory {

@@ -1,7 +1,7 @@
 #include "loupe/core/prepare/coll_analysis.hpp"
 
-#include "coll_summary.hpp"
-#include "collective_rows.hpp"
+#include "loupe/core/prepare/coll/coll_summary.hpp"
+#include "loupe/core/prepare/coll/collective_rows.hpp"
 
 namespace loupe::core::prepare {
 

@@ -1,11 +1,11 @@
-#include "coll_summary.hpp"
+#include "loupe/core/prepare/coll/coll_summary.hpp"
 
 #include <algorithm>
 #include <array>
 #include <numeric>
 #include <span>
 
-#include "key_columns.hpp"
+#include "loupe/core/prepare/coll/key_columns.hpp"
 #include "loupe/core/prepare/pandas_csv.hpp"
 #include "loupe/core/prepare/pandas_numerics.hpp"
 
@@ -31,6 +31,7 @@ bool has_all_keys(const CollectiveRow& row) {
 }
 
 int compare_rows(const CollectiveRow& a, const CollectiveRow& b, const Dtypes& dtypes) {
+  if (a.rank != b.rank) return a.rank < b.rank ? -1 : 1;
   for (std::size_t f = 0; f < kFieldCount; ++f) {
     if (const int c = compare_keys(a.fields[f], b.fields[f], dtypes[f]); c != 0) return c;
   }
@@ -83,19 +84,21 @@ GroupStats duration_stats(const std::vector<CollectiveRow>& rows,
           pandas::group_max(values, is_int), pandas::group_mean(values), pandas::group_std(values)};
 }
 
-std::vector<std::string> header() {
+std::vector<std::string> header(const ExtraColumns& extra) {
   std::vector<std::string> columns{"rank"};
   for (const std::string_view name : kFieldNames) columns.emplace_back(name);
   for (const char* name : {"In msg size (MB)_first", "Out msg size (MB)_first", "dur_sum",
                            "dur_mean", "dur_std", "dur_min", "dur_max", "operation_count"}) {
     columns.emplace_back(name);
   }
+  columns.insert(columns.end(), extra.names.begin(), extra.names.end());
   return columns;
 }
 
 }  // namespace
 
-std::optional<std::string> summary_csv(const std::vector<CollectiveRow>& rows) {
+std::optional<std::string> summary_csv(const std::vector<CollectiveRow>& rows,
+                                       const ExtraColumns& extra) {
   const Dtypes dtypes = infer_dtypes(rows);
   const auto groups = group_rows(rows, dtypes);
   if (groups.empty()) return std::nullopt;
@@ -109,11 +112,11 @@ std::optional<std::string> summary_csv(const std::vector<CollectiveRow>& rows) {
     sums.push_back(stats.back().sum.value);
   }
 
-  PandasCsvWriter writer(header());
+  PandasCsvWriter writer(header(extra));
   for (const std::size_t g : pandas::sort_values_order(sums, /*ascending=*/false)) {
     const auto& group = groups[g];
     const CollectiveRow& first = rows[group.front()];
-    std::vector<CsvValue> cells{CsvValue::integer(0)};  // rank: the file's index, one file
+    std::vector<CsvValue> cells{CsvValue::integer(first.rank)};
     for (std::size_t f = 0; f < kFieldCount; ++f) {
       cells.push_back(key_cell(first.fields[f], dtypes[f]));
     }
@@ -126,6 +129,9 @@ std::optional<std::string> summary_csv(const std::vector<CollectiveRow>& rows) {
     cells.push_back(CsvValue::number(s.min));
     cells.push_back(CsvValue::number(s.max));
     cells.push_back(CsvValue::integer(static_cast<std::int64_t>(group.size())));
+    if (extra.cells) {
+      for (CsvValue& cell : extra.cells(first)) cells.push_back(std::move(cell));
+    }
     writer.add_row(cells);
   }
   return writer.text();

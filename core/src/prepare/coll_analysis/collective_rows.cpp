@@ -1,4 +1,4 @@
-#include "collective_rows.hpp"
+#include "loupe/core/prepare/coll/collective_rows.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "json_text.hpp"
-#include "key_columns.hpp"
+#include "loupe/core/prepare/coll/key_columns.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 
 namespace loupe::core::prepare::coll {
@@ -72,15 +72,16 @@ CollectiveRow read_row(const lt::TraceModel& model, lt::Uid uid) {
     row.in_msg_mb = message_mb(row.fields[kInNelems], bytes);
     row.out_msg_mb = message_mb(row.fields[kOutNelems], bytes);
   }
+  row.ts = model.ts_us(uid);
+  row.ts_is_int = model.ts_is_integer(uid);
   row.dur = model.dur_us(uid);
   row.dur_is_int = model.dur_is_integer(uid);
   return row;
 }
 
-// Process-group naming: when no kernel names a group (or all use the placeholder) and all run
-// on one stream, every row joins the group "all"; otherwise missing names become
-// "Unknown_Group".
-void name_groups(std::vector<CollectiveRow>& rows) {
+}  // namespace
+
+bool lacks_group_metadata(const std::vector<CollectiveRow>& rows) {
   const auto unnamed = [](const CollectiveRow& row) {
     const Json& name = row.fields[kGroupName];
     return is_missing(name) || (name.is_string() && name.as_string() == "Unknown_Group");
@@ -94,9 +95,12 @@ void name_groups(std::vector<CollectiveRow>& rows) {
     });
     if (!seen) streams.push_back(&stream);
   }
-  const bool simplified = std::all_of(rows.begin(), rows.end(), unnamed) && streams.size() <= 1;
+  return std::all_of(rows.begin(), rows.end(), unnamed) && streams.size() <= 1;
+}
+
+void name_groups(std::vector<CollectiveRow>& rows, bool by_stream_order) {
   for (CollectiveRow& row : rows) {
-    if (simplified) {
+    if (by_stream_order) {
       row.fields[kGroupName] = Json(std::string("all"));
     } else if (is_missing(row.fields[kGroupName])) {
       row.fields[kGroupName] = Json(std::string("Unknown_Group"));
@@ -104,9 +108,13 @@ void name_groups(std::vector<CollectiveRow>& rows) {
   }
 }
 
-}  // namespace
-
 std::vector<CollectiveRow> collective_rows(const trace::TraceModel& model) {
+  std::vector<CollectiveRow> rows = unnamed_collective_rows(model, 0);
+  if (!rows.empty()) name_groups(rows, lacks_group_metadata(rows));
+  return rows;
+}
+
+std::vector<CollectiveRow> unnamed_collective_rows(const trace::TraceModel& model, int rank) {
   std::vector<CollectiveRow> rows;
   const auto count = static_cast<lt::Uid>(model.event_count());
   for (lt::Uid uid = 0; uid < count; ++uid) {
@@ -114,8 +122,8 @@ std::vector<CollectiveRow> collective_rows(const trace::TraceModel& model) {
     if (event.category != lt::Category::kKernel || (event.flags & lt::kHasDur) == 0) continue;
     if (!lt::is_communication_name(model.name(uid)) || !is_linked(model, uid)) continue;
     rows.push_back(read_row(model, uid));
+    rows.back().rank = rank;
   }
-  if (!rows.empty()) name_groups(rows);
   return rows;
 }
 

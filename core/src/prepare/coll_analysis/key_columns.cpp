@@ -1,4 +1,4 @@
-#include "key_columns.hpp"
+#include "loupe/core/prepare/coll/key_columns.hpp"
 
 #include <cmath>
 #include <string>

@@ -1,0 +1,32 @@
+// `loupe analyze --trace-glob GLOB | --trace-pattern PATTERN -o OUT` (docs/multirank.md): every
+// rank's trace analyzed exactly as `--trace` does, in child processes run in parallel (the
+// pool sized from free memory and the first rank's measured peak), into OUT/rank_<r>/; then
+// the ranks' collective tables matched into OUT/collective_report/.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cli_common.hpp"
+#include "loupe/core/trace/trace_model.hpp"
+
+namespace loupe::cli {
+
+// The multi-rank options shown in `loupe analyze --help`, and the hidden one a rank's child
+// process gets.
+void add_multirank_options(po::options_description& visible, po::options_description& hidden);
+bool is_multirank_request(const po::variables_map& vm);
+
+// Runs the whole multi-rank analysis; `args` are analyze's arguments (the per-rank options are
+// passed on to every rank). Exit codes: 0 every rank and the report complete, 1 a rank or a
+// collective was left out or a category ended in ERROR, 2 bad usage or an unusable rank set
+// (before any work).
+int run_multirank(const std::vector<std::string>& args, const po::variables_map& vm);
+
+// For a rank's child: writes the trace's collective table (RankCollectives, serialized) to
+// `path` once the trace is loaded.
+std::function<void(const core::trace::TraceModel&)> collectives_writer(std::filesystem::path path);
+
+}  // namespace loupe::cli

@@ -1,0 +1,166 @@
+// `loupe analyze --trace-glob / --trace-pattern`: rank sets refused before any work, the full
+// per-rank analyses plus the collective report (compat: TraceLens's bytes), the cross-rank
+// findings naming the injected straggler, reruns replacing the previous outputs, and an
+// unreadable rank reported while the rest completes.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "cli_runner.hpp"
+#include "test_paths.hpp"
+
+namespace fs = std::filesystem;
+using loupe::test::read_text;
+using loupe::test::run_loupe;
+using loupe::test::TempDir;
+
+namespace {
+
+const fs::path bundled_set() { return loupe::test::bundled_data_dir() / "multirank/bert_4r"; }
+
+// A copy of the bundled traces under `dir`, as rank<r>_trace.json.gz.
+void copy_traces(const fs::path& dir) {
+  fs::create_directories(dir);
+  for (int r = 0; r < 4; ++r) {
+    const std::string name = "rank" + std::to_string(r) + "_trace.json.gz";
+    fs::copy_file(bundled_set() / "traces" / name, dir / name);
+  }
+}
+
+std::vector<std::string> with_plugins(std::vector<std::string> args) {
+  args.push_back("--plugin-dir");
+  args.push_back(loupe::test::bundled_plugin_dir().string());
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("rank sets with a missing, duplicate or out-of-range rank are refused before work",
+          "[multirank][cli]") {
+  TempDir tmp;
+  const fs::path traces = tmp.path() / "traces";
+  copy_traces(traces);
+  const fs::path out = tmp.path() / "out";
+  const std::string glob = (traces / "rank*_trace.json.gz").string();
+
+  fs::remove(traces / "rank2_trace.json.gz");
+  auto r = run_loupe({"analyze", "--trace-glob", glob, "-o", out.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("no trace for rank(s) 2 of world size 4") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+
+  fs::copy_file(traces / "rank1_trace.json.gz", traces / "rank2_trace.json.gz");
+  fs::copy_file(traces / "rank1_trace.json.gz", traces / "rank_1_copy.json.gz");
+  r = run_loupe({"analyze", "--trace-glob", (traces / "*.json.gz").string(), "-o", out.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("rank 1 has 2 files") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+  fs::remove(traces / "rank_1_copy.json.gz");
+
+  r = run_loupe({"analyze", "--trace-glob", glob, "--world-size", "3", "-o", out.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("rank(s) 3") != std::string::npos);
+  CHECK(r.err.find("outside --world-size 3") != std::string::npos);
+
+  // `**` crosses directories; a custom regex with one group names the rank.
+  r = run_loupe({"analyze", "--trace-glob", (tmp.path() / "**" / "*.gz").string(), "--rank-regex",
+                 "rank(\\d+)_trace", "--world-size", "3", "-o", out.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("rank3_trace.json.gz) outside --world-size 3") != std::string::npos);
+
+  r = run_loupe(
+      {"analyze", "--trace-pattern", (traces / "rank_trace.json.gz").string(), "-o", out.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("exactly one '*'") != std::string::npos);
+
+  r = run_loupe({"analyze", "--trace-glob", glob, "--trace", "x.json", "-o", out.string()});
+  CHECK(r.exit_code == 2);
+  r = run_loupe({"analyze", "--world-size", "4", "--trace", "x.json", "-o", out.string()});
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("--world-size applies to --trace-glob") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("compat: every rank analyzed and the collective report equals TraceLens's",
+          "[multirank][cli]") {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "out";
+  const std::string pattern = (bundled_set() / "traces/rank*_trace.json.gz").string();
+  const auto r = run_loupe(with_plugins(
+      {"analyze", "--trace-pattern", pattern, "--compat", "tracelens", "-o", out.string()}));
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  for (int rank = 0; rank < 4; ++rank) {
+    const fs::path dir = out / ("rank_" + std::to_string(rank));
+    CHECK(fs::exists(dir / "perf_report_csvs/gpu_timeline.csv"));
+    CHECK(fs::exists(dir / "loupe_run.json"));
+  }
+  std::size_t identical = 0;
+  for (const auto& entry : fs::directory_iterator(bundled_set() / "reference")) {
+    const fs::path ours = out / "collective_report" / entry.path().filename();
+    INFO(ours);
+    REQUIRE(fs::exists(ours));
+    if (read_text(ours) == read_text(entry.path())) ++identical;
+  }
+  CHECK(identical == 7);
+  CHECK_FALSE(fs::exists(out / "system_findings/multirank_findings.md"));  // default mode only
+  CHECK_FALSE(fs::exists(out / ".loupe_multirank"));
+}
+
+TEST_CASE("default mode: the cross-rank findings name the straggler; a rerun replaces the run",
+          "[multirank][cli]") {
+  TempDir tmp;
+  const fs::path traces = tmp.path() / "traces";
+  copy_traces(traces);
+  const fs::path out = tmp.path() / "out";
+  const std::string glob = (traces / "rank*_trace.json.gz").string();
+  auto r = run_loupe(with_plugins({"analyze", "--trace-glob", glob, "-o", out.string()}));
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::exists(out / "rank_0/system_findings/cpu_idle_findings.md"));  // plugins ran per rank
+  const std::string findings = read_text(out / "system_findings/multirank_findings.md");
+  CHECK(findings.find("Rank 2 is a straggler") != std::string::npos);
+  // truth.json: rank 2 runs 15 % slower (speed factor 1.150 against 0.986-1.012).
+  CHECK(findings.find("Its GPU computes 1") != std::string::npos);
+  CHECK(findings.find("Node 1's clock reads 29.25 µs behind node 0") != std::string::npos);
+  const auto validated = run_loupe(
+      {"validate", (out / "system_findings/multirank_findings.md").string(), "--tier", "system"});
+  CHECK(validated.exit_code == 0);
+  const std::string record = read_text(out / "loupe_run.json");
+  CHECK(record.find("\"rank_3/perf_report_csvs/gpu_timeline.csv\"") != std::string::npos);
+  CHECK(record.find("\"collective_report/nccl_long.csv\"") != std::string::npos);
+
+  // Rerun with three ranks: rank_3/ of the first run must not survive.
+  fs::remove(traces / "rank3_trace.json.gz");
+  // Per-rank options pass through (--only): fewer analyzers keep the test short.
+  r = run_loupe(
+      with_plugins({"analyze", "--trace-glob", glob, "--only", "cpu_idle", "-o", out.string()}));
+  REQUIRE(r.exit_code == 0);
+  CHECK_FALSE(fs::exists(out / "rank_3/perf_report_csvs/gpu_timeline.csv"));
+  CHECK(fs::exists(out / "rank_2/perf_report_csvs/gpu_timeline.csv"));
+}
+
+TEST_CASE("an unreadable rank is named and left out; the other ranks complete",
+          "[multirank][cli]") {
+  TempDir tmp;
+  const fs::path traces = tmp.path() / "traces";
+  copy_traces(traces);
+  // Rank 1's file becomes a truncated gzip stream.
+  const std::string bytes = read_text(traces / "rank1_trace.json.gz");
+  loupe::test::write_text(traces / "rank1_trace.json.gz", bytes.substr(0, bytes.size() / 3));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe(with_plugins(
+      {"analyze", "--trace-glob", (traces / "rank*_trace.json.gz").string(), "-o", out.string()}));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out.find("excluded: rank 1: ") != std::string::npos);
+  CHECK(r.out.find("rank1_trace.json.gz could not be analyzed") != std::string::npos);
+  CHECK(fs::exists(out / "rank_0/perf_report_csvs/gpu_timeline.csv"));
+  CHECK(fs::exists(out / "rank_3/perf_report_csvs/gpu_timeline.csv"));
+  const std::string long_table = read_text(out / "collective_report/nccl_long.csv");
+  CHECK(long_table.find("\n1_0,0,0,") != std::string::npos);  // rank 0's rows are there
+  CHECK(long_table.find(",0,1,1,") == std::string::npos);     // no row of rank 1
+  const std::string record = read_text(out / "loupe_run.json");
+  CHECK(record.find("\"excluded\": true") != std::string::npos);
+}
