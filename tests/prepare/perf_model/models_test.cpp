@@ -25,12 +25,7 @@ perf::OpArgs make_args(const char* dims, const char* types, const char* strides,
   return args;
 }
 
-std::string param(const perf::ModelResult& r, std::string_view key) {
-  for (const auto& [k, v] : r.params) {
-    if (k == key) return v.str();
-  }
-  return "<absent>";
-}
+using loupe::test::model_param;
 
 }  // namespace
 
@@ -47,8 +42,8 @@ TEST_CASE("conv forward and backward: resnet 64->64 3x3", "[perf_model]") {
   CHECK(m.gflops == 2.31211008);
   CHECK(*m.data_moved_mb == 7.7265625);
   CHECK(m.compute_spec == "matrix_bf16");
-  CHECK(param(fwd, "bias") == "False");  // 9 Input Dims entries: bias is never detected
-  CHECK(param(fwd, "stride") == "(1, 1)");
+  CHECK(model_param(fwd, "bias") == "False");  // 9 Input Dims entries: bias is never detected
+  CHECK(model_param(fwd, "stride") == "(1, 1)");
 
   const auto bwd = perf::evaluate(
       "aten::convolution_backward",
@@ -61,7 +56,7 @@ TEST_CASE("conv forward and backward: resnet 64->64 3x3", "[perf_model]") {
   const auto mb = perf::compute_metrics(bwd, 10.0, nullptr);
   CHECK(mb.gflops == 4.62422016);
   CHECK(*mb.data_moved_mb == 15.453125);
-  CHECK(param(bwd, "bias") == "[]");  // the empty bias_sizes dims entry itself (quirk)
+  CHECK(model_param(bwd, "bias") == "[]");  // the empty bias_sizes dims entry itself (quirk)
 }
 
 TEST_CASE("addmm: h100 bert worked example", "[perf_model]") {
@@ -96,14 +91,14 @@ TEST_CASE("GEMM transpose flags come from Tensile or nvjet kernel names only", "
     return make_args("[[64,32],[32,16]]", R"(["float","float"])", "[[32,1],[16,1]]", R"(["",""])",
                      std::move(kernels));
   };
-  CHECK(param(perf::evaluate("aten::mm", args({"Cijk_B_PostGSU2", "Cijk_Alik_Bljk_BBS_BH_MT16"})),
+  CHECK(model_param(perf::evaluate("aten::mm", args({"Cijk_B_PostGSU2", "Cijk_Alik_Bljk_BBS_BH_MT16"})),
               "transpose") == "(True, False)");
-  CHECK(param(perf::evaluate("aten::mm", args({"Cijk_Ailk_Bjlk_HHS"})), "transpose") ==
+  CHECK(model_param(perf::evaluate("aten::mm", args({"Cijk_Ailk_Bjlk_HHS"})), "transpose") ==
         "(False, True)");
-  CHECK(param(perf::evaluate("aten::mm", args({"nvjet_tst_64x64_64x16_2x1_v_bz_bias_TNT"})),
+  CHECK(model_param(perf::evaluate("aten::mm", args({"nvjet_tst_64x64_64x16_2x1_v_bz_bias_TNT"})),
               "transpose") == "(True, False)");
-  CHECK(param(perf::evaluate("aten::mm", args({"Cabc_Axyz_Buvw"})), "transpose") == "(None, None)");
-  CHECK(param(perf::evaluate("aten::mm", args({"void cutlass::Kernel2<x_tn_align8>"})),
+  CHECK(model_param(perf::evaluate("aten::mm", args({"Cabc_Axyz_Buvw"})), "transpose") == "(None, None)");
+  CHECK(model_param(perf::evaluate("aten::mm", args({"void cutlass::Kernel2<x_tn_align8>"})),
               "transpose") == "<absent>");
 }
 
@@ -117,7 +112,7 @@ TEST_CASE("binary elementwise with a Python scalar: owlv2 mul", "[perf_model]") 
   CHECK(*m.data_moved_mb == (21237760.0 * 2 + 8 + 21237760.0 * 2) / 1048576);
   CHECK(std::round(*m.data_moved_mb * 1e6) / 1e6 == 81.015633);
   CHECK(std::isnan(m.tflops_per_s));  // kernel time 0
-  CHECK(param(r, "dtype_in1_in2_out") == "('c10::BFloat16', 'double', None)");
+  CHECK(model_param(r, "dtype_in1_in2_out") == "('c10::BFloat16', 'double', None)");
 }
 
 TEST_CASE("layer norm: owlv2 (1,5185,1024) bf16", "[perf_model]") {
@@ -133,8 +128,8 @@ TEST_CASE("layer norm: owlv2 (1,5185,1024) bf16", "[perf_model]") {
   CHECK(m.gflops == (5.0 * 5185 * 1024 + 6 * 1024) / 1e9);
   CHECK(std::round(m.gflops * 1e6) / 1e6 == 0.026553);
   CHECK(*m.data_moved_mb == 20.265625);
-  CHECK(param(r, "num_channels") == "1024");
-  CHECK(param(r, "output_mask") == "<absent>");
+  CHECK(model_param(r, "num_channels") == "1024");
+  CHECK(model_param(r, "output_mask") == "<absent>");
 }
 
 TEST_CASE("batch norm backward keeps float flops", "[perf_model]") {
@@ -150,7 +145,7 @@ TEST_CASE("batch norm backward keeps float flops", "[perf_model]") {
   const auto m = perf::compute_metrics(r, 0.0, nullptr);
   CHECK(m.gflops == 0.07225344);
   CHECK(*m.data_moved_mb == 45.93798828125);
-  CHECK(param(r, "output_mask") == "[True]");
+  CHECK(model_param(r, "output_mask") == "[True]");
 }
 
 TEST_CASE("reduce: Kineto's string dims always model a scalar output", "[perf_model]") {
@@ -159,8 +154,8 @@ TEST_CASE("reduce: Kineto's string dims always model a scalar output", "[perf_mo
                 "[[25088,49,7,1],[],[],[]]", R"(["","[-1, -2]","True",""])");
   const auto fwd = perf::evaluate("aten::mean", args);
   REQUIRE(fwd.ok());
-  CHECK(param(fwd, "num_output_elems") == "1");
-  CHECK(param(fwd, "reduce_type") == "mean");
+  CHECK(model_param(fwd, "num_output_elems") == "1");
+  CHECK(model_param(fwd, "reduce_type") == "mean");
   const auto bwd = perf::evaluate("aten::mean", args, perf::Direction::kBackward);
   REQUIRE(bwd.ok());
   CHECK(*perf::compute_metrics(bwd, 0.0, nullptr).data_moved_mb == 501762.0 / 1048576);

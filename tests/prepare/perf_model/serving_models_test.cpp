@@ -3,17 +3,12 @@
 // reference pack (vLLM piecewise/full-graph decode on MI300X, xDiT FLUX.1).
 #include <catch2/catch.hpp>
 
-#include <filesystem>
-#include <fstream>
 #include <string>
 
-#include "cli_runner.hpp"
 #include "json_text.hpp"
-#include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
 #include "loupe/core/trace/event_tree.hpp"
-#include "loupe/core/trace/json_reader.hpp"
 #include "prepare_test_support.hpp"
 #include "step_counts.hpp"
 
@@ -34,12 +29,7 @@ perf::OpArgs args_of(const char* dims, const char* types) {
   return args;
 }
 
-std::string param(const perf::ModelResult& r, std::string_view key) {
-  for (const auto& [k, v] : r.params) {
-    if (k == key) return v.str();
-  }
-  return "<absent>";
-}
+using loupe::test::model_param;
 
 }  // namespace
 
@@ -98,11 +88,11 @@ TEST_CASE("vllm::unified_attention_with_output: one step of chunked prefill and 
   CHECK(m.gflops == 65.010180096);
   CHECK(*m.data_moved_mb == 211.826171875);
   CHECK(m.compute_spec == "matrix_bf16");
-  CHECK(param(r, "H_Q") == "64");
-  CHECK(param(r, "N_KV") == "8192");
-  CHECK(param(r, "c_sqsk") == "7671310");
-  CHECK(param(r, "dropout") == "0.0");
-  CHECK(param(r, "dtype_KV") == "c10::BFloat16");
+  CHECK(model_param(r, "H_Q") == "64");
+  CHECK(model_param(r, "N_KV") == "8192");
+  CHECK(model_param(r, "c_sqsk") == "7671310");
+  CHECK(model_param(r, "dropout") == "0.0");
+  CHECK(model_param(r, "dtype_KV") == "c10::BFloat16");
 
   // Without a detailed step label there is nothing to count: the row keeps no metrics.
   args.step_annotation = "NA";
@@ -128,12 +118,12 @@ TEST_CASE("vllm::rocm_unquantized_gemm: the lm_head of a vLLM decode step",
   CHECK(m.gflops == 37.06454016);
   CHECK(*m.data_moved_mb == 1117.05859375);
   CHECK(m.compute_spec == "matrix_bf16");
-  CHECK(param(r, "M") == "32");
-  CHECK(param(r, "N") == "201088");
-  CHECK(param(r, "K") == "2880");
-  CHECK(param(r, "bias") == "False");
-  CHECK(param(r, "dtype_A_B") == "('c10::BFloat16', 'c10::BFloat16', '')");
-  CHECK(param(r, "transpose") == "(True, False)");
+  CHECK(model_param(r, "M") == "32");
+  CHECK(model_param(r, "N") == "201088");
+  CHECK(model_param(r, "K") == "2880");
+  CHECK(model_param(r, "bias") == "False");
+  CHECK(model_param(r, "dtype_A_B") == "('c10::BFloat16', 'c10::BFloat16', '')");
+  CHECK(model_param(r, "transpose") == "(True, False)");
   CHECK(perf::find_model("vllm::rocm_unquantized_gemm")->category == "GEMM");
 
   // With a bias the output is written in the bias dtype.
@@ -159,25 +149,21 @@ TEST_CASE("aiter::_groupnorm_run is a GroupNorm (xDiT FLUX.1 VAE)", "[perf_model
   CHECK(m.gflops == 0.002624512);
   CHECK(*m.data_moved_mb == 2.005859375);
   CHECK(m.compute_spec == "vector_bf16");
-  CHECK(param(r, "num_channels") == "512");
+  CHECK(model_param(r, "num_channels") == "512");
 }
 
 TEST_CASE("the tree gives vLLM's attention ops the step annotation that encloses them",
           "[perf_model][serving]") {
-  loupe::test::TempDir tmp;
-  const std::filesystem::path path = tmp.path() / "trace.json";
-  std::ofstream(path) << R"json({"traceEvents": [
+  const auto data = loupe::test::load_with_report_tree_from_text(R"json({"traceEvents": [
     {"ph":"X","cat":"user_annotation","name":"execute_8_context_1(sq8sk8sqsq64sqsk64)_generation_0(sq0sk0sqsq0sqsk0)","pid":1,"tid":1,"ts":100,"dur":50},
     {"ph":"X","cat":"user_annotation","name":"outer","pid":1,"tid":1,"ts":0,"dur":1000},
     {"ph":"X","cat":"cpu_op","name":"vllm::unified_attention_with_output","pid":1,"tid":1,"ts":110,"dur":10},
     {"ph":"X","cat":"cpu_op","name":"vllm::unified_attention_with_output","pid":1,"tid":1,"ts":500,"dur":10},
     {"ph":"X","cat":"cpu_op","name":"vllm::unified_attention_with_output","pid":1,"tid":1,"ts":2000,"dur":10},
     {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":112,"dur":2}
-  ]})json";
-  auto loaded = tr::load_trace(path);
-  REQUIRE_FALSE(loaded.error.has_value());
-  const auto tree =
-      tr::EventTree::build(loaded.model, loupe::core::prepare::prepare_tree_options());
+  ]})json");
+  const auto& loaded = data.loaded;
+  const auto& tree = data.tree;
   const auto uid_at = [&](double ts, std::string_view name) {
     for (tr::Uid u = 0; u < loaded.model.event_count(); ++u) {
       if (loaded.model.ts_us(u) == ts && loaded.model.name(u) == name) return u;

@@ -22,6 +22,7 @@
 
 #include "json_text.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
+#include "prepare_test_support.hpp"
 
 namespace perf = loupe::core::prepare::perf;
 using loupe::core::prepare::parse_json_text;
@@ -36,12 +37,7 @@ perf::OpArgs make_args(const char* dims, const char* types, const char* concrete
   return args;
 }
 
-std::string param(const perf::ModelResult& r, std::string_view key) {
-  for (const auto& [k, v] : r.params) {
-    if (k == key) return v.str();
-  }
-  return "<absent>";
-}
+using loupe::test::model_param;
 
 }  // namespace
 
@@ -57,11 +53,11 @@ TEST_CASE("inductor pointwise op: b200_eager's masked embedding index", "[perf_m
   const auto r = perf::evaluate(name, args);
   REQUIRE(r.ok());
   // Eight fused ops; add, lt, mul and sub are charged 1 each: 4 × 888 × 1.
-  CHECK(param(r, "fused_ops") ==
+  CHECK(model_param(r, "fused_ops") ==
         "aten.add, aten.bitwise_and, aten.bitwise_not, aten.bitwise_or, aten.ge, aten.lt, "
         "aten.mul, aten.sub");
-  CHECK(param(r, "xnumel") == "888");  // the last concrete int
-  CHECK(param(r, "rnumel") == "1");
+  CHECK(model_param(r, "xnumel") == "888");  // the last concrete int
+  CHECK(model_param(r, "rnumel") == "1");
   CHECK_FALSE(r.flops.is_int);
   CHECK(r.flops.f == 3552.0);
   // int / long int / bool have no c10 size: 0 bytes, and no dtype for the Compute Spec.
@@ -84,10 +80,10 @@ TEST_CASE("inductor reduction op: bf16 RMSNorm", "[perf_model][triton]") {
                 R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"])",
                 R"(["","","","32768","2048"])"));
   REQUIRE(r.ok());
-  CHECK(param(r, "fused_ops") ==
+  CHECK(model_param(r, "fused_ops") ==
         "aten._to_copy, aten.add, aten.mean, aten.mul, aten.pow, aten.rsqrt");
-  CHECK(param(r, "xnumel") == "32768");  // the last two concrete ints of a reduction
-  CHECK(param(r, "rnumel") == "2048");
+  CHECK(model_param(r, "xnumel") == "32768");  // the last two concrete ints of a reduction
+  CHECK(model_param(r, "rnumel") == "2048");
   // (0 + 1 + 1 + 1 + 2 + 2) × 32768 × 2048
   CHECK(r.flops.to_double() == 469762048.0);
   // 2 × 67108864 × 2 + 2048 × 2; a reduction adds no output term.
@@ -121,7 +117,7 @@ TEST_CASE("inductor kernel names: segmentation quirks", "[perf_model][triton]") 
   const auto ops = [](const char* name) {
     const auto r = perf::evaluate(name, make_args("[[4]]", R"(["c10::Float"])", R"(["4"])"));
     REQUIRE(r.ok());
-    return param(r, "fused_ops");
+    return model_param(r, "fused_ops");
   };
   // After an op every underscore is stripped, so a following "_to_copy" loses its leading
   // underscore and is read as "to" then "copy".
@@ -134,8 +130,8 @@ TEST_CASE("inductor kernel names: segmentation quirks", "[perf_model][triton]") 
       perf::evaluate("triton_red_any_0", make_args("[[4]]", R"(["c10::Float"])", R"(["2","4"])"));
   REQUIRE(bare.ok());
   CHECK(bare.flops.to_double() == 0.0);
-  CHECK(param(bare, "xnumel") == "2");
-  CHECK(param(bare, "rnumel") == "4");
+  CHECK(model_param(bare, "xnumel") == "2");
+  CHECK(model_param(bare, "rnumel") == "4");
 }
 
 TEST_CASE("inductor op without trace metadata", "[perf_model][triton]") {

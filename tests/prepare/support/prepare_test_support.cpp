@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/arch_specs.hpp"
 #include "loupe/core/csv_table.hpp"
 
@@ -56,10 +57,7 @@ namespace {
 
 TraceWithTree with_report_tree(core::trace::LoadResult loaded) {
   REQUIRE_FALSE(loaded.error.has_value());
-  core::trace::TreeOptions options;
-  options.add_python_func = true;
-  options.time_mode = core::trace::TimeMode::kTraceLensCompat;
-  auto tree = core::trace::EventTree::build(loaded.model, options);
+  auto tree = core::trace::EventTree::build(loaded.model, core::prepare::prepare_tree_options());
   return {std::move(loaded), std::move(tree)};
 }
 
@@ -71,6 +69,13 @@ TraceWithTree load_with_report_tree(const std::filesystem::path& path) {
 
 TraceWithTree load_with_report_tree_from_text(std::string json) {
   return with_report_tree(core::trace::load_trace_bytes(std::move(json)));
+}
+
+std::string model_param(const core::prepare::perf::ModelResult& result, std::string_view key) {
+  for (const auto& [k, v] : result.params) {
+    if (k == key) return v.str();
+  }
+  return "<absent>";
 }
 
 std::string replace_all(std::string text, const std::string& from, const std::string& to) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loupe/core/prepare/perf_model.hpp"
@@ -18,14 +19,17 @@ core::prepare::perf::Arch mi300x_arch();
 // row-count or column-set difference, or "bytes differ" when only quoting/order differs.
 std::string first_csv_difference(const std::string& ours, const std::string& theirs);
 
-// A trace loaded (the test fails when it cannot be) with the event tree the perf report builds:
-// python frames included, TraceLens's float times.
+// A trace loaded (the test fails when it cannot be) with the event tree the perf report builds
+// (prepare_tree_options: python frames included, TraceLens's float times, step annotations).
 struct TraceWithTree {
   core::trace::LoadResult loaded;
   core::trace::EventTree tree;
 };
 TraceWithTree load_with_report_tree(const std::filesystem::path& path);
 TraceWithTree load_with_report_tree_from_text(std::string json);
+
+// A perf model's parameter as str() of its Python value; "<absent>" when it has none.
+std::string model_param(const core::prepare::perf::ModelResult& result, std::string_view key);
 
 // `text` with every occurrence of `from` replaced by `to`.
 std::string replace_all(std::string text, const std::string& from, const std::string& to);
