@@ -1,5 +1,6 @@
-// Per-family models on the spec's worked checks (docs/contracts/trace_model.md §3.6.3, §3.9.4–§3.9.8). The
-// expected numbers are the ones TraceLens wrote for these ops in the reference pack.
+// Per-family models on the spec's worked checks (docs/contracts/trace_model.md §3.6.3,
+// §3.9.4–§3.9.8). The expected numbers are the ones TraceLens wrote for these ops in the reference
+// pack.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -91,15 +92,17 @@ TEST_CASE("GEMM transpose flags come from Tensile or nvjet kernel names only", "
     return make_args("[[64,32],[32,16]]", R"(["float","float"])", "[[32,1],[16,1]]", R"(["",""])",
                      std::move(kernels));
   };
-  CHECK(model_param(perf::evaluate("aten::mm", args({"Cijk_B_PostGSU2", "Cijk_Alik_Bljk_BBS_BH_MT16"})),
-              "transpose") == "(True, False)");
+  CHECK(model_param(
+            perf::evaluate("aten::mm", args({"Cijk_B_PostGSU2", "Cijk_Alik_Bljk_BBS_BH_MT16"})),
+            "transpose") == "(True, False)");
   CHECK(model_param(perf::evaluate("aten::mm", args({"Cijk_Ailk_Bjlk_HHS"})), "transpose") ==
         "(False, True)");
   CHECK(model_param(perf::evaluate("aten::mm", args({"nvjet_tst_64x64_64x16_2x1_v_bz_bias_TNT"})),
-              "transpose") == "(True, False)");
-  CHECK(model_param(perf::evaluate("aten::mm", args({"Cabc_Axyz_Buvw"})), "transpose") == "(None, None)");
+                    "transpose") == "(True, False)");
+  CHECK(model_param(perf::evaluate("aten::mm", args({"Cabc_Axyz_Buvw"})), "transpose") ==
+        "(None, None)");
   CHECK(model_param(perf::evaluate("aten::mm", args({"void cutlass::Kernel2<x_tn_align8>"})),
-              "transpose") == "<absent>");
+                    "transpose") == "<absent>");
 }
 
 TEST_CASE("binary elementwise with a Python scalar: owlv2 mul", "[perf_model]") {

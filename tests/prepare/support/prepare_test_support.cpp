@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/arch_specs.hpp"
 #include "loupe/core/csv_table.hpp"
+#include "loupe/core/prepare/analysis_dir_writer.hpp"
 
 namespace loupe::test {
 
