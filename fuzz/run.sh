@@ -28,7 +28,10 @@ for t in "${targets[@]}"; do
   if [ "$t" = fuzz_py_literal ]; then
     i=0; while IFS= read -r line; do printf '%s' "$line" > "$corpus/seed$i"; i=$((i+1)); done < <(seeds "$t")
   else
-    seeds "$t" | head -200 | while read -r f; do cp "$f" "$corpus/" 2>/dev/null || true; done
+    # The seed list is written out first: `find | head` would end find with SIGPIPE once the
+    # tree holds more than 200 seeds, and pipefail would then stop the whole run.
+    seeds "$t" > "$build/$t.seeds"
+    head -200 "$build/$t.seeds" | while read -r f; do cp "$f" "$corpus/" 2>/dev/null || true; done
   fi
   log=$build/$t.log
   rc=0
