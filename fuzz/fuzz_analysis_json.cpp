@@ -5,7 +5,7 @@
 #include <exception>
 #include <string_view>
 
-#include "loupe/core/analysis_runner.hpp"
+#include "loupe/core/category_manifest.hpp"
 #include "loupe/core/model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

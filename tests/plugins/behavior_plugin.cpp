@@ -1,4 +1,5 @@
-// A plugin for framework tests. LOUPE_TEST_BEHAVIOR selects what analyze() does:
+// A plugin for framework tests. loupe_test_config.behavior (behavior_config.h) selects what
+// analyze() does:
 // 0 good system findings, 1 good compute findings, 2 throws, 3 segfaults, 4 hangs,
 // 5 emits findings the renderer must reject, 6 aborts, 7 reports an error,
 // 8 reads another category's metrics (declares reads = {"test_good"}) and echoes a number,
@@ -7,8 +8,9 @@
 // 13 emits metrics with an embedded NUL and trailing bytes, 14 emits findings with an empty
 // title, 15 emits findings for another category, 16 prints control characters to stdout,
 // 17 emits findings whose text quotes a heading (the ERROR path must still write its files).
-// LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. LOUPE_TEST_SKILL declares one manifest
-// skill, LOUPE_TEST_FALLBACK makes the plugin its tier's fallback (routing tests).
+// The environment variable LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. The config's
+// skill declares one manifest skill, its fallback flag makes the plugin its tier's fallback
+// (routing tests).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +22,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "behavior_config.h"
 #include "loupe/plugin.hpp"
 
 namespace {
@@ -98,28 +101,34 @@ Json compute_metrics(const std::string& category) {
   return m;
 }
 
+// A name list fixed when the plugin is loaded (the descriptor reads data() and size()).
+struct NameList {
+  const char* const* items;
+  std::size_t count;
+  const char* const* data() const { return items; }
+  std::size_t size() const { return count; }
+};
+
+constexpr int kComputeFindings = 1;
+constexpr int kReadsOtherMetrics = 8;
+constexpr int kQuotesHeading = 17;
+const char* const kReadCategories[] = {"test_good"};
+
 class BehaviorPlugin {
  public:
-  static constexpr const char* name = LOUPE_TEST_NAME;
+  static inline const char* const name = loupe_test_config.name;
   static constexpr const char* version = "0.0.1";
   static constexpr const char* description = "framework test plugin";
-#if LOUPE_TEST_BEHAVIOR == 1 || LOUPE_TEST_BEHAVIOR == 17
-  static constexpr loupe::Tier tier = loupe::Tier::Compute;
-#else
-  static constexpr loupe::Tier tier = loupe::Tier::System;
-#endif
-  static constexpr std::array<const char*, 1> categories{LOUPE_TEST_CATEGORY};
-#ifdef LOUPE_TEST_SKILL
-  static constexpr std::array<const char*, 1> skills{LOUPE_TEST_SKILL};
-#endif
-#ifdef LOUPE_TEST_FALLBACK
-  static constexpr bool fallback = true;
-#endif
-#if LOUPE_TEST_BEHAVIOR == 8
-  static constexpr std::array<const char*, 1> reads{"test_good"};
-#else
-  static constexpr std::array<const char*, 0> reads{};
-#endif
+  static inline const loupe::Tier tier =
+      loupe_test_config.behavior == kComputeFindings || loupe_test_config.behavior == kQuotesHeading
+          ? loupe::Tier::Compute
+          : loupe::Tier::System;
+  static inline const NameList categories{&loupe_test_config.category, 1};
+  static inline const NameList skills{&loupe_test_config.skill,
+                                      loupe_test_config.skill != nullptr ? 1u : 0u};
+  static inline const bool fallback = loupe_test_config.fallback != 0;
+  static inline const NameList reads{kReadCategories,
+                                     loupe_test_config.behavior == kReadsOtherMetrics ? 1u : 0u};
 
   void analyze(loupe::AnalysisContext& ctx) {
     const std::string category(ctx.category());
@@ -129,7 +138,7 @@ class BehaviorPlugin {
     metrics["answer"] = 42;
     metrics["compat"] = ctx.tracelens_compat();
     metrics["scope"] = ctx.scope() == loupe::Scope::Comparative ? "comparative" : "standalone";
-    switch (LOUPE_TEST_BEHAVIOR) {
+    switch (loupe_test_config.behavior) {
       case 1:
         ctx.emit_metrics(compute_metrics(category));
         ctx.emit_findings(compute_findings(category));

@@ -118,18 +118,6 @@ void probe_in_child(const std::filesystem::path& path, int wire_fd) {
 
 }  // namespace
 
-bool is_safe_name(std::string_view name) {
-  if (name.empty() || name.size() > kMaxNameLength) return false;
-  auto alnum = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  };
-  if (!alnum(name.front())) return false;
-  for (const char c : name) {
-    if (!alnum(c) && c != '_' && c != '-') return false;
-  }
-  return true;
-}
-
 std::string check_descriptor(const loupe_plugin_descriptor* d, PluginInfo& out) {
   if (d == nullptr) return "entry point returned NULL (the plugin refused this host)";
   if (d->struct_size < offsetof(loupe_plugin_descriptor, analyze) + sizeof(d->analyze)) {

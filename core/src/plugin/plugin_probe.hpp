@@ -9,18 +9,14 @@
 #include <string_view>
 
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/safe_name.hpp"
 
 namespace loupe::core {
 
 // Limits on what a descriptor may declare (docs/plugin-abi.md, "Limits").
-inline constexpr std::size_t kMaxNameLength = 64;
 inline constexpr std::size_t kMaxVersionLength = 64;
 inline constexpr std::size_t kMaxDescriptionLength = 512;
 inline constexpr std::size_t kMaxCategories = 64;
-
-// Plugin and category names: 1-64 characters of [A-Za-z0-9_-], starting with a letter or digit.
-// They become file names under -o, so nothing else is allowed.
-bool is_safe_name(std::string_view name);
 
 // Checks a descriptor (which may be garbage: call this only in a child unless debugging) and
 // copies it into `out`. Returns "" or the reason for rejecting the plugin.

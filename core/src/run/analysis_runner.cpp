@@ -22,59 +22,9 @@ namespace loupe::core {
 
 namespace {
 
-constexpr const char* kManifest = "category_data/category_manifest.json";
-
-}  // namespace
-
-std::vector<ManifestCategory> manifest_categories(const Model& model) {
-  const auto* manifest = model.document(kManifest);
-  if (manifest == nullptr) {
-    std::string why = std::string("no ") + kManifest;
-    if (const auto* err = model.property(std::string("load_error:") + kManifest)) why = *err;
-    throw PlanError(why + "; name the categories to analyze with --only");
-  }
-  if (!manifest->IsObject()) {
-    throw PlanError(std::string(kManifest) + " is not a JSON object");
-  }
-  const auto it = manifest->FindMember("categories");
-  if (it == manifest->MemberEnd() || !it->value.IsArray()) {
-    throw PlanError(std::string(kManifest) + " has no 'categories' list");
-  }
-  std::vector<ManifestCategory> entries;
-  rapidjson::SizeType index = 0;
-  for (const auto& entry : it->value.GetArray()) {
-    const rapidjson::Value* name = nullptr;
-    if (entry.IsObject()) {
-      const auto member = entry.FindMember("name");
-      if (member != entry.MemberEnd() && member->value.IsString()) name = &member->value;
-    }
-    if (name == nullptr || !is_safe_name(name->GetString())) {
-      throw PlanError(std::string(kManifest) + ": categories[" + std::to_string(index) +
-                      "] is not an object with a valid \"name\" (1-64 characters of A-Z a-z "
-                      "0-9 _ -)");
-    }
-    ManifestCategory category{name->GetString(), {}, std::nullopt};
-    if (const auto skill = entry.FindMember("skill");
-        skill != entry.MemberEnd() && skill->value.IsString()) {
-      category.skill = skill->value.GetString();
-    }
-    if (const auto tier = entry.FindMember("tier");
-        tier != entry.MemberEnd() && tier->value.IsString()) {
-      const std::string_view text = tier->value.GetString();
-      if (text == "system") category.tier = Tier::System;
-      if (text == "compute_kernel") category.tier = Tier::Compute;
-    }
-    entries.push_back(std::move(category));
-    ++index;
-  }
-  return entries;
-}
-
-namespace {
-
 Scope resolve_scope(const Model& model, const std::optional<Scope>& requested) {
   if (requested) return *requested;
-  const auto* manifest = model.document(kManifest);
+  const auto* manifest = model.document(kCategoryManifest);
   if (manifest != nullptr && manifest->IsObject()) {
     const auto it = manifest->FindMember("comparison_scope");
     if (it != manifest->MemberEnd() && it->value.IsString() &&
@@ -93,7 +43,7 @@ namespace {
 // (an --only run of a bare directory has nothing to rank against).
 void write_priority_data(const Model& model, AnalyzeReport& report,
                          const std::filesystem::path& output_dir) {
-  const auto* manifest = model.document(kManifest);
+  const auto* manifest = model.document(kCategoryManifest);
   if (manifest == nullptr) return;
   std::vector<MetricsFile> files;
   for (const auto& plugin : report.plugins) {
@@ -146,7 +96,7 @@ namespace {
 // The manifest entry of a category named by --only, when the manifest has one; otherwise what
 // the model shows: a category_data/<name>_ops.csv makes it a compute category.
 ManifestCategory describe_requested(const Model& model, const std::string& name) {
-  const auto* manifest = model.document(kManifest);
+  const auto* manifest = model.document(kCategoryManifest);
   if (manifest != nullptr && manifest->IsObject()) {
     try {
       for (auto& entry : manifest_categories(model)) {

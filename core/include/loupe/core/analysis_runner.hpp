@@ -7,23 +7,17 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "loupe/core/category_manifest.hpp"
 #include "loupe/core/model.hpp"
+#include "loupe/core/plan_error.hpp"
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/vocabulary.hpp"
 
 namespace loupe::core {
-
-// The request cannot be planned (unknown --only category, dependency cycle, no manifest, a
-// manifest of the wrong shape...).
-class PlanError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct AnalyzeOptions {
   std::filesystem::path output_dir;  // where outputs go (the input directory by default)
@@ -84,17 +78,6 @@ struct PlannedRun {
 std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
                                   const std::vector<std::string>& only,
                                   std::vector<std::string>& unhandled);
-
-// One entry of category_manifest.json's "categories".
-struct ManifestCategory {
-  std::string name;
-  std::string skill;         // "" when the entry has none
-  std::optional<Tier> tier;  // "system" / "compute_kernel"; nullopt for anything else
-};
-
-// The categories the manifest lists, in order. Throws PlanError, naming the problem, for a
-// missing manifest or one of the wrong shape.
-std::vector<ManifestCategory> manifest_categories(const Model& model);
 
 // Runs the plan. Each finished category's metrics become visible to later plugins as model
 // document "category_data/<cat>_metrics.json". Throws PlanError for an impossible request.

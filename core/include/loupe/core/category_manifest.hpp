@@ -1,0 +1,27 @@
+// Reading category_data/category_manifest.json, the list of categories an analysis directory
+// holds; how its entries route to plugins is in docs/plugin-abi.md, "Routing".
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loupe/core/model.hpp"
+#include "loupe/vocabulary.hpp"
+
+namespace loupe::core {
+
+inline constexpr const char* kCategoryManifest = "category_data/category_manifest.json";
+
+// One entry of category_manifest.json's "categories".
+struct ManifestCategory {
+  std::string name;
+  std::string skill;         // "" when the entry has none
+  std::optional<Tier> tier;  // "system" / "compute_kernel"; nullopt for anything else
+};
+
+// The categories the manifest lists, in order. Throws PlanError (plan_error.hpp), naming the
+// problem, for a missing manifest or one of the wrong shape.
+std::vector<ManifestCategory> manifest_categories(const Model& model);
+
+}  // namespace loupe::core
