@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include <filesystem>
 
@@ -90,11 +92,19 @@ TEST_CASE("a JSON file nested past 512 levels is a load error, not a crash", "[m
   CHECK_THAT(*why, Catch::Contains("nest deeper than 512 levels"));
 }
 
-TEST_CASE("a zero significand with a large exponent reads as 0.0 (RapidJSON 1.1 reads garbage)",
+TEST_CASE("numbers read as Python reads them, whatever RapidJSON 1.1's own conversion does",
           "[model][fuzz]") {
+  // RapidJSON 1.1's full-precision conversion read 0E206 as -7e159 and the zero with 31
+  // decimals as 1.2e-240, and overflowed on long significands; Loupe converts the text itself.
+  const std::string long_significand =
+      "1" + std::string(300, '0') + "." + std::string(300, '0') + "1e-200";
   const auto doc = loupe::core::parse_json_document(
-      R"([0E206, -0.00e999, 0e-400, 1e5, "0E206", 10E206, 0.0000000000000000000000000000000])");
+      R"([0E206, -0.00e-999, 0e-400, 1e5, "0E206", 10E206, 0.0000000000000000000000000000000, )" +
+      long_significand +
+      R"(, 0.1, 18446744073709551615, -9223372036854775808, 18446744073709551616, -0, -0.0, )"
+      R"(NaN, -Infinity, 4.9e-324, 1e-400, 123456789012345678901234567890])");
   REQUIRE(doc->IsArray());
+  REQUIRE(doc->Size() == 19);
   CHECK((*doc)[0].GetDouble() == 0.0);
   CHECK((*doc)[1].GetDouble() == 0.0);
   CHECK(std::signbit((*doc)[1].GetDouble()));
@@ -103,12 +113,32 @@ TEST_CASE("a zero significand with a large exponent reads as 0.0 (RapidJSON 1.1 
   CHECK(std::string((*doc)[4].GetString()) == "0E206");
   CHECK((*doc)[5].GetDouble() == 1e207);
   CHECK((*doc)[6].GetDouble() == 0.0);
-  // Malformed text stays malformed (the rewrite never glues onto what follows).
+  CHECK((*doc)[7].GetDouble() == 1e100);
+  CHECK((*doc)[8].GetDouble() == 0.1);
+  CHECK((*doc)[9].IsUint64());
+  CHECK((*doc)[9].GetUint64() == 18446744073709551615ULL);
+  CHECK((*doc)[10].IsInt64());
+  CHECK((*doc)[10].GetInt64() == std::numeric_limits<std::int64_t>::min());
+  CHECK((*doc)[11].IsDouble());
+  CHECK((*doc)[11].GetDouble() == 18446744073709551616.0);
+  CHECK((*doc)[12].IsInt());
+  CHECK((*doc)[12].GetInt() == 0);
+  CHECK(std::signbit((*doc)[13].GetDouble()));
+  CHECK(std::isnan((*doc)[14].GetDouble()));
+  CHECK((*doc)[15].GetDouble() == -std::numeric_limits<double>::infinity());
+  CHECK((*doc)[16].GetDouble() == 4.9e-324);
+  CHECK((*doc)[17].GetDouble() == 0.0);
+  CHECK((*doc)[18].GetDouble() == 1.2345678901234568e29);
+  // Malformed text stays malformed, and a word glued to a number is named.
   CHECK_THROWS(loupe::core::parse_json_document("[-0E062e-66]"));
   CHECK_THROWS(loupe::core::parse_json_document("[0.0000000000000000000000000000000000.0001]"));
-  // JSON as Python or Loupe writes it is passed through untouched.
-  CHECK_FALSE(
-      loupe::core::numbers_safe_for_rapidjson(R"({"a": [0.0, 1e-05, -0, 0, 10.5, "0e5"]})"));
+  CHECK_THROWS_WITH(loupe::core::parse_json_document("[NaNE50]"),
+                    Catch::Contains("invalid number 'NaNE50'"));
+  // A positive exponent or an integer part past the double range is refused (Python would read
+  // infinity or a big int; no JSON writer produces the first, Python writes Infinity).
+  CHECK_THROWS_WITH(loupe::core::parse_json_document("[1e999]"), Catch::Contains("too big"));
+  CHECK_THROWS_WITH(loupe::core::parse_json_document("[1" + std::string(400, '0') + "]"),
+                    Catch::Contains("too big"));
 }
 
 TEST_CASE("a missing or non-directory input is an InputError", "[model]") {

@@ -61,19 +61,11 @@ const std::string* Model::property(std::string_view key) const {
 }
 
 std::shared_ptr<const rapidjson::Document> parse_json_document(std::string_view text) {
-  if (json_nesting_exceeds(text)) {
-    throw std::runtime_error("arrays and objects nest deeper than " +
-                             std::to_string(kMaxJsonDepth) +
-                             " levels (the limit for any JSON Loupe reads)");
-  }
-  const auto fixed = numbers_safe_for_rapidjson(text);
-  if (fixed) text = *fixed;
   auto doc = std::make_shared<rapidjson::Document>();
-  constexpr unsigned kFlags = rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag;
-  doc->Parse<kFlags>(text.data(), text.size());
-  if (doc->HasParseError()) {
-    throw std::runtime_error("invalid JSON at byte " + std::to_string(doc->GetErrorOffset()) +
-                             ": " + rapidjson::GetParseError_En(doc->GetParseError()));
+  if (const auto error = parse_json_exact(*doc, text)) {
+    if (error->too_deep) throw std::runtime_error(error->reason);
+    throw std::runtime_error("invalid JSON at byte " + std::to_string(error->offset) + ": " +
+                             error->reason);
   }
   return doc;
 }

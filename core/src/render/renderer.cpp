@@ -402,18 +402,14 @@ std::string render_findings(const Value& doc) {
 }
 
 std::string render_findings_json(std::string_view json_text) {
-  const auto fixed = numbers_safe_for_rapidjson(json_text);
-  if (fixed) json_text = *fixed;
   if (json_nesting_exceeds(json_text)) {
     throw RenderError("findings document nests deeper than " + std::to_string(kMaxJsonDepth) +
                       " levels");
   }
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag>(json_text.data(),
-                                                                                 json_text.size());
-  if (doc.HasParseError()) {
-    throw RenderError("findings document is not valid JSON (byte " +
-                      std::to_string(doc.GetErrorOffset()) + ")");
+  if (const auto error = parse_json_exact(doc, json_text)) {
+    throw RenderError("findings document is not valid JSON (byte " + std::to_string(error->offset) +
+                      ")");
   }
   return render_findings(doc);
 }

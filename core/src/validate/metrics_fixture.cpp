@@ -14,10 +14,6 @@
 namespace loupe::core::validate_detail {
 namespace {
 
-constexpr unsigned kParseFlags = rapidjson::kParseNanAndInfFlag |
-                                 rapidjson::kParseFullPrecisionFlag |
-                                 rapidjson::kParseValidateEncodingFlag;
-
 // Python dicts keep the last value of a duplicated key; RapidJSON's FindMember returns the
 // first, so scan all members.
 const rapidjson::Value* last_member(const rapidjson::Value& object, std::string_view key) {
@@ -78,13 +74,9 @@ MetricsFixture load_metrics_fixture(const std::filesystem::path& metrics_path) {
   if (!content) {
     return fixture;
   }
-  // Too deep to parse safely counts as unparsable, like malformed JSON.
-  if (loupe::core::json_nesting_exceeds(*content)) return fixture;
-  const auto fixed = loupe::core::numbers_safe_for_rapidjson(*content);
-  const std::string& text = fixed ? *fixed : *content;
+  // Malformed, or too deep to parse safely: unparsable either way.
   rapidjson::Document document;
-  document.Parse<kParseFlags>(text.data(), text.size());
-  if (document.HasParseError()) {
+  if (loupe::core::parse_json_exact<rapidjson::kParseValidateEncodingFlag>(document, *content)) {
     return fixture;
   }
   const std::string name = metrics_path.filename().string();

@@ -17,6 +17,7 @@
 #include <rapidjson/document.h>
 
 #include "findings_patterns.hpp"
+#include "loupe/core/json_guards.hpp"
 #include "loupe/core/validator.hpp"
 #include "loupe/python_format.hpp"
 #include "marker_checks.hpp"
@@ -373,9 +374,7 @@ void check_priority_consistency(std::string_view content, const fs::path& dir,
   if (!in || fs::is_directory(pd_path, ec)) return;
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   rapidjson::Document pd;
-  pd.Parse<rapidjson::kParseNanAndInfFlag | rapidjson::kParseFullPrecisionFlag>(bytes.data(),
-                                                                                bytes.size());
-  if (pd.HasParseError()) return;
+  if (loupe::core::parse_json_exact(pd, bytes)) return;
   const auto findings = list_at(pd, "findings");
   const auto priorities = list_at(pd, "priorities");
 

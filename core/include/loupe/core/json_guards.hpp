@@ -1,17 +1,24 @@
-// Guards for every JSON entry point, applied to the text before RapidJSON sees it (header-only:
-// the trace, validate and core libraries all use them): the nesting depth, so that deeply nested
-// input is refused before a recursive parser, walker or destructor could overflow the stack; and
-// the numbers RapidJSON 1.1's full-precision parser gets wrong (docs/reliability.md).
+// Guards for every JSON entry point (header-only: the trace, validate and core libraries all use
+// them): the nesting depth, so that deeply nested input is refused before a recursive parser,
+// walker or destructor could overflow the stack; and parse_json_exact, the one parser for JSON
+// whose numbers must read as Python reads them (docs/reliability.md).
 #pragma once
 
-#include <algorithm>
-#include <cerrno>
+#include <rapidjson/document.h>
+#include <rapidjson/encodedstream.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+
+#include <charconv>
 #include <cstddef>
-#include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 namespace loupe::core {
 
@@ -65,100 +72,111 @@ inline bool json_nesting_exceeds(std::string_view text, std::size_t limit = kMax
   return false;
 }
 
-// RapidJSON 1.1's full-precision number parser misbehaves on numbers no JSON writer produces but
-// an adversary can (found by fuzzing; docs/reliability.md): a zero significand with a large power
-// of ten reads as garbage ("0E206" as -7e159, "0.0000000000000000000000000000000" as 1.2e-240), and
-// significands of hundreds of digits overflow its arithmetic and can crash it. Returns the text
-// with every such number outside strings rewritten (zeros as 0.0 with their sign; a significand of
-// more than 19 digits or an exponent beyond +-300 as the correctly rounded double, printed with 17
-// significant digits, which the parser reads back exactly), or nothing when there is none to
-// change, which is the case for JSON that Python or Loupe wrote.
-inline std::optional<std::string> numbers_safe_for_rapidjson(std::string_view text) {
-  std::optional<std::string> out;
-  JsonStringState strings;
-  std::size_t copied = 0;
-  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (strings.consume(c)) continue;
-    auto continues_number = [&](std::size_t at) {
-      return at < text.size() && (is_digit(text[at]) || text[at] == '.' || text[at] == 'e' ||
-                                  text[at] == 'E' || text[at] == '+' || text[at] == '-');
-    };
-    // "NaN" / "Infinity" glued to digits or an exponent ("NaNE50") trips an assertion in the
-    // parser: keep the tail apart (the text stays malformed).
-    for (const std::string_view word : {std::string_view("NaN"), std::string_view("Infinity")}) {
-      if (text.substr(i, word.size()) == word && continues_number(i + word.size())) {
-        if (!out) out.emplace();
-        out->append(text.substr(copied, i + word.size() - copied));
-        out->push_back(' ');
-        copied = i + word.size();
-      }
-    }
-    if (c != '-' && !is_digit(c)) continue;
-    // A number token: sign, digits and '.', then an optional exponent.
-    // As the parser reads it: -? digits (. digits)? ([eE] [+-]? digits)?
-    std::size_t j = i + (c == '-' ? 1 : 0);
-    bool nonzero = false;
-    bool dot = false;
-    std::size_t significant = 0;  // significand digits
-    auto digits = [&] {
-      while (j < text.size() && is_digit(text[j])) {
-        nonzero = nonzero || text[j] != '0';
-        ++significant;
-        ++j;
-      }
-    };
-    digits();
-    if (j < text.size() && text[j] == '.') {
-      dot = true;
-      ++j;
-      digits();
-    }
-    bool exponent = false;
-    long exponent_value = 0;  // its magnitude, capped
-    if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
-      std::size_t k = j + 1;
-      if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
-      const std::size_t digits_start = k;
-      while (k < text.size() && is_digit(text[k])) {
-        exponent_value = std::min(exponent_value * 10 + (text[k] - '0'), 100000L);
-        ++k;
-      }
-      if (k > digits_start) {
-        exponent = true;
-        j = k;
-      }
-    }
-    const std::string_view token = text.substr(i, j - i);
-    std::string replacement;
-    if (!nonzero) {
-      if ((dot || exponent) && token != "0.0" && token != "-0.0" && significant > 0) {
-        replacement = c == '-' ? "-0.0" : "0.0";
-      }
-    } else if (significant > 19 || exponent_value > 300) {
-      const std::string copy(token);
-      errno = 0;
-      const double value = std::strtod(copy.c_str(), nullptr);
-      if (errno != ERANGE || value == 0.0) {
-        char buffer[40];
-        std::snprintf(buffer, sizeof(buffer), "%.17g", value);
-        replacement = buffer;
-        if (replacement.find_first_of(".eEn") == std::string::npos) replacement += ".0";
-      }
-    }
-    if (!replacement.empty()) {
-      if (!out) out.emplace();
-      out->append(text.substr(copied, i - copied));
-      out->append(replacement);
-      // Malformed text such as "0E062e-66": keep the rest from extending the new number.
-      if (continues_number(j)) out->push_back(' ');
-      copied = j;
-    }
-    i = j > i ? j - 1 : i;
+// What parse_json_exact reports when the text is not JSON it accepts.
+struct JsonParseError {
+  std::size_t offset = 0;  // byte offset in the text
+  std::string reason;      // RapidJSON's message, or why a number was refused
+  bool too_deep = false;   // refused for its nesting before parsing (offset 0)
+};
+
+namespace json_detail {
+
+// Forwards RapidJSON's SAX events to a Document, turning each number (delivered as its text by
+// kParseNumbersAsStringsFlag) into the value Python's json module reads: integers exactly (int64 /
+// uint64, beyond that the nearest double), other numbers as the correctly rounded double, and
+// NaN / Infinity / -Infinity. RapidJSON 1.1's own number conversion is never used: its
+// full-precision path has shown five distinct bugs under fuzzing (docs/reliability.md).
+class ExactNumberHandler {
+ public:
+  explicit ExactNumberHandler(rapidjson::Document& doc) : doc_(doc) {}
+
+  bool Null() { return doc_.Null(); }
+  bool Bool(bool b) { return doc_.Bool(b); }
+  bool Int(int i) { return doc_.Int(i); }
+  bool Uint(unsigned u) { return doc_.Uint(u); }
+  bool Int64(std::int64_t i) { return doc_.Int64(i); }
+  bool Uint64(std::uint64_t u) { return doc_.Uint64(u); }
+  bool Double(double d) { return doc_.Double(d); }
+  bool String(const char* str, rapidjson::SizeType length, bool copy) {
+    return doc_.String(str, length, copy);
   }
-  if (out) out->append(text.substr(copied));
-  return out;
+  bool StartObject() { return doc_.StartObject(); }
+  bool Key(const char* str, rapidjson::SizeType length, bool copy) {
+    return doc_.Key(str, length, copy);
+  }
+  bool EndObject(rapidjson::SizeType members) { return doc_.EndObject(members); }
+  bool StartArray() { return doc_.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) { return doc_.EndArray(elements); }
+
+  bool RawNumber(const char* str, rapidjson::SizeType length, bool /*copy*/) {
+    const std::string_view text(str, length);
+    const bool negative = !text.empty() && text.front() == '-';
+    const std::string_view magnitude = negative ? text.substr(1) : text;
+    if (magnitude == "NaN") return doc_.Double(std::numeric_limits<double>::quiet_NaN());
+    if (magnitude == "Infinity" || magnitude == "Inf") {
+      const double inf = std::numeric_limits<double>::infinity();
+      return doc_.Double(negative ? -inf : inf);
+    }
+    if (text.find_first_not_of("+-0123456789.eE") != std::string_view::npos) {
+      refused_ = std::string(text);  // "NaNE50" and the like: letters glued to a number
+      return false;
+    }
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    if (text.find_first_of(".eE") == std::string_view::npos) {
+      if (negative) {
+        std::int64_t value = 0;
+        if (std::from_chars(first, last, value).ec == std::errc()) return doc_.Int64(value);
+      } else {
+        std::uint64_t value = 0;
+        if (std::from_chars(first, last, value).ec == std::errc()) return doc_.Uint64(value);
+      }
+    }
+    double value = 0.0;
+    if (std::from_chars(first, last, value).ec == std::errc()) return doc_.Double(value);
+    // Out of range: strtod rounds to infinity or to zero / a subnormal as Python's float() does.
+    const std::string copy(text);
+    return doc_.Double(std::strtod(copy.c_str(), nullptr));
+  }
+
+  const std::string& refused() const { return refused_; }
+
+ private:
+  rapidjson::Document& doc_;
+  std::string refused_;
+};
+
+}  // namespace json_detail
+
+// Parses `text` into `doc` as Python's json module would read it (NaN and Infinity accepted,
+// numbers converted exactly: see ExactNumberHandler), refusing text that nests deeper than
+// kMaxJsonDepth before any recursive code sees it. ExtraFlags adds RapidJSON parse flags (the
+// validator adds kParseValidateEncodingFlag). Returns nothing on success.
+template <unsigned ExtraFlags = 0>
+std::optional<JsonParseError> parse_json_exact(rapidjson::Document& doc, std::string_view text) {
+  if (json_nesting_exceeds(text)) {
+    return JsonParseError{0,
+                          "arrays and objects nest deeper than " + std::to_string(kMaxJsonDepth) +
+                              " levels (the limit for any JSON Loupe reads)",
+                          true};
+  }
+  json_detail::ExactNumberHandler handler(doc);
+  rapidjson::ParseResult result;
+  auto generate = [&](rapidjson::Document&) {
+    rapidjson::MemoryStream bytes(text.data(), text.size());
+    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(bytes);
+    rapidjson::Reader reader;
+    constexpr unsigned kFlags =
+        rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseNanAndInfFlag | ExtraFlags;
+    result = reader.Parse<kFlags>(input, handler);
+    return !result.IsError();
+  };
+  doc.Populate(generate);
+  if (!result.IsError()) return std::nullopt;
+  if (!handler.refused().empty()) {
+    return JsonParseError{result.Offset(), "invalid number '" + handler.refused() + "'"};
+  }
+  return JsonParseError{result.Offset(), rapidjson::GetParseError_En(result.Code())};
 }
 
 }  // namespace loupe::core

@@ -9,13 +9,8 @@
 
 namespace loupe::core::prepare {
 std::optional<Json> try_parse_json_text(std::string_view text) {
-  const auto fixed = numbers_safe_for_rapidjson(text);
-  if (fixed) text = *fixed;
-  if (json_nesting_exceeds(text)) return std::nullopt;
   rapidjson::Document doc;
-  doc.Parse<rapidjson::kParseFullPrecisionFlag | rapidjson::kParseNanAndInfFlag>(text.data(),
-                                                                                 text.size());
-  if (doc.HasParseError()) return std::nullopt;
+  if (parse_json_exact(doc, text)) return std::nullopt;
   return to_owned_json(doc);
 }
 
