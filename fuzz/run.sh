@@ -2,12 +2,13 @@
 # fuzz/run.sh SECONDS [TARGET...]: runs each fuzz target (all by default) for SECONDS under
 # ASan + UBSan, seeded from tests/data, with the corpus kept in build/fuzz/corpus/<target>.
 # Prints one line per target: executions, corpus size, and whether it found a crash (the crashing
-# input is kept as build/fuzz/crash-<target>-*). Exit 1 when any target crashed.
+# input is kept as build/fuzz/crash-<target>-*). Exit 1 when any target crashed. LOUPE_FUZZ_BUILD
+# names another build directory of the fuzz preset (a copy, so a long campaign survives rebuilds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
-build=build/fuzz
+build=${LOUPE_FUZZ_BUILD:-build/fuzz}  # a copy of the fuzz build, for long campaigns
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_trace_loader fuzz_csv_table fuzz_analysis_json
                                      fuzz_py_literal fuzz_findings_validator fuzz_findings_renderer)
