@@ -154,6 +154,29 @@ TEST_CASE("a plugin child cannot change files: Landlock refuses, the fallback de
              Catch::Contains("test_good_findings.md (modified)"));
 }
 
+TEST_CASE("a plugin child cannot start programs or open network sockets", "[hostile]") {
+  TempDir in, out;
+  write_manifest(in.path(), {"test_good", "test_exec_and_udp"});
+  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good", "exec_and_udp"}));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  const auto metrics = loupe::core::parse_json_document(
+      read_text(out.path() / "category_data" / "test_exec_and_udp_metrics.json"));
+  CHECK((*metrics)["exec_refused"].GetBool());
+  CHECK((*metrics)["udp_refused"].GetBool());
+  CHECK((*metrics)["unix_socket_opened"].GetBool());
+  // The host itself is not filtered: the same plugin run in-process (--no-isolate, a debugging
+  // mode) can do both.
+  TempDir out2;
+  const auto r2 =
+      run_loupe(analyze_args(in.path(), out2.path(), {"good", "exec_and_udp"}, {"--no-isolate"}));
+  REQUIRE(r2.exit_code == 0);
+  const auto unfiltered = loupe::core::parse_json_document(
+      read_text(out2.path() / "category_data" / "test_exec_and_udp_metrics.json"));
+  CHECK_FALSE((*unfiltered)["exec_refused"].GetBool());
+  CHECK_FALSE((*unfiltered)["udp_refused"].GetBool());
+}
+
 TEST_CASE("no grandchild outlives its plugin run", "[hostile]") {
   TempDir in, out, elsewhere;
   write_manifest(in.path(), {"test_grandchild"});

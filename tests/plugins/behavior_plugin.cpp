@@ -7,13 +7,17 @@
 // 11 leaves a detached grandchild that writes a file 2 s later, 12 allocates and touches 3 GiB,
 // 13 emits metrics with an embedded NUL and trailing bytes, 14 emits findings with an empty
 // title, 15 emits findings for another category, 16 prints control characters to stdout,
-// 17 emits findings whose text quotes a heading (the ERROR path must still write its files).
+// 17 emits findings whose text quotes a heading (the ERROR path must still write its files),
+// 18 tries to start /bin/true and to open a UDP socket and records what happened.
 // The environment variable LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. The config's
 // skill declares one manifest skill, its fallback flag makes the plugin its tier's fallback
 // (routing tests).
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -241,6 +245,24 @@ class BehaviorPlugin {
         std::printf("raw \x1b[31mred\x1b[0m output\n");
         std::fflush(stdout);
         break;
+      case 18: {
+        errno = 0;
+        const pid_t child = ::fork();
+        if (child == 0) {
+          ::execl("/bin/true", "true", static_cast<char*>(nullptr));
+          ::_exit(errno == EPERM ? 126 : 127);  // 126: refused by the filter
+        }
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        metrics["exec_refused"] = WIFEXITED(status) && WEXITSTATUS(status) == 126;
+        const int udp = ::socket(AF_INET, SOCK_DGRAM, 0);
+        metrics["udp_refused"] = udp < 0 && errno == EPERM;
+        if (udp >= 0) ::close(udp);
+        const int local = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        metrics["unix_socket_opened"] = local >= 0;
+        if (local >= 0) ::close(local);
+        break;
+      }
       case 17: {
         auto doc = compute_findings(category);
         doc.recommendations[0].insight = "see ## Recommendations";

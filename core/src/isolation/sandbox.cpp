@@ -1,5 +1,7 @@
 #include "sandbox.hpp"
 
+#include "syscall_filter.hpp"
+
 #include <linux/landlock.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -130,6 +132,7 @@ std::string apply_sandbox(const SandboxLimits& limits) noexcept {
     if (::setrlimit(RLIMIT_CPU, &cpu) != 0) problems += "cannot set the CPU limit; ";
   }
   ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  problems += install_syscall_filter();
   if (limits.forbid_writes) {
     const int abi = landlock_abi();
     if (abi >= 1) {

@@ -1,5 +1,6 @@
 // What a plugin child may do: Linux Landlock takes away every filesystem write (and TCP, and
-// signals to processes outside the child, where the kernel supports it), resource limits cap its
+// signals to processes outside the child, where the kernel supports it), a seccomp filter takes
+// away starting programs and non-local sockets (syscall_filter.hpp), resource limits cap its
 // memory, CPU time and core dumps. Applied in the child, after fork and before any plugin code
 // runs (docs/plugin-abi.md, "Isolation").
 #pragma once
