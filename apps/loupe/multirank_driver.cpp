@@ -18,9 +18,13 @@
 
 #include "json_text.hpp"
 #include "loupe/core/atomic_file.hpp"
+#include "loupe/core/json_convert.hpp"
+#include "loupe/core/model.hpp"
 #include "loupe/core/multirank/collective_report.hpp"
 #include "loupe/core/multirank/cross_rank.hpp"
 #include "loupe/core/renderer.hpp"
+#include "loupe/core/report/rank_set_findings.hpp"
+#include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/validator.hpp"
 #include "loupe/json_value.hpp"
@@ -299,6 +303,34 @@ bool is_multirank_request(const po::variables_map& vm) {
   return vm.count("trace-glob") > 0 || vm.count("trace-pattern") > 0;
 }
 
+// findings.json of the set: the cross-rank cards and every rank's own findings.json, merged by id
+// (docs/findings-schema.md, "Rank-set findings"). A rank without a readable findings.json is
+// listed as such.
+std::string rank_set_findings(const lm::CrossRankAnalysis& analysis,
+                              const findings::Document& cross_rank,
+                              const std::vector<RankRun>& runs, int world, const fs::path& out) {
+  core::RankSetFindingsInput input;
+  input.world_size = world;
+  const auto identities = lm::cross_rank_card_identities(analysis);
+  for (std::size_t i = 0; i < cross_rank.recommendations.size() && i < identities.size(); ++i) {
+    input.cross_rank.push_back({identities[i], cross_rank.recommendations[i]});
+  }
+  input.median_rank_gpu_ms = lm::median_rank_gpu_ms(analysis);
+  input.cross_rank_findings_file = kFindingsFile;
+  for (const RankRun& run : runs) {
+    core::RankFindings rank{run.rank, Json()};
+    const fs::path file = out / ("rank_" + std::to_string(run.rank)) / core::kRunFindingsFile;
+    try {
+      const std::string text = read_file(file);
+      if (!text.empty()) rank.document = core::to_owned_json(*core::parse_json_document(text));
+    } catch (const std::exception& e) {
+      spdlog::warn("{}: {}; rank {} left out of findings.json", file.string(), e.what(), run.rank);
+    }
+    input.ranks.push_back(std::move(rank));
+  }
+  return dump_python_json(core::build_rank_set_findings(input), 2) + "\n";
+}
+
 std::function<void(const core::trace::TraceModel&)> collectives_writer(fs::path path) {
   return [path = std::move(path)](const core::trace::TraceModel& model) {
     core::write_file_atomically(
@@ -467,8 +499,10 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
   std::vector<std::pair<fs::path, std::string_view>> writes;
   for (const auto& file : report.files)
     writes.emplace_back(out / kReportDir / file.name, file.text);
-  // Cross-rank findings (default mode): rendered and validated like every system-tier file.
+  // Cross-rank findings (default mode): rendered and validated like every system-tier file, and
+  // with every rank's findings in one ranked findings.json.
   std::string findings_text;
+  std::string set_findings_text;
   const bool compat = vm.count("compat") > 0;
   if (!compat) {
     std::vector<lm::RankTimeline> timelines;
@@ -478,13 +512,16 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
       if (const auto t = lm::parse_gpu_timeline(run.rank, read_file(csv))) timelines.push_back(*t);
     }
     const auto analysis = lm::analyze_cross_rank(kept, world, report.gpus_per_node, timelines);
+    const auto cross_rank = lm::cross_rank_findings(analysis);
     try {
-      findings_text = render_cross_rank_findings(lm::cross_rank_findings(analysis), out);
+      findings_text = render_cross_rank_findings(cross_rank, out);
       writes.emplace_back(out / kFindingsFile, findings_text);
     } catch (const std::exception& e) {
       std::cerr << "loupe analyze: cross-rank findings: " << e.what() << "\n";
       return kExitFindings;
     }
+    set_findings_text = rank_set_findings(analysis, cross_rank, runs, world, out);
+    writes.emplace_back(out / core::kRunFindingsFile, set_findings_text);
   }
   Json record = Json::object();
   Json outputs = Json::object();
@@ -518,6 +555,9 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
   outputs["prepared"] = std::move(prepared);
   Json analysis_files = Json(Json::Array{Json("loupe_run.json")});
   if (!findings_text.empty()) analysis_files.as_array().push_back(Json(kFindingsFile));
+  if (!set_findings_text.empty()) {
+    analysis_files.as_array().push_back(Json(core::kRunFindingsFile));
+  }
   outputs["analysis"] = std::move(analysis_files);
   Json multirank = Json::object();
   multirank["world_size"] = Json(world);
@@ -551,6 +591,9 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
   std::cout << "  collective report: " << report.files.size() << " tables in " << kReportDir
             << "/\n";
   if (!findings_text.empty()) std::cout << "  cross-rank findings: " << kFindingsFile << "\n";
+  if (!set_findings_text.empty()) {
+    std::cout << "  every finding of the set, ranked: " << core::kRunFindingsFile << "\n";
+  }
   for (const auto& p : problems) {
     std::cout << "  " << (p.excluded ? "excluded: " : "note: ") << describe(p) << "\n";
     if (p.excluded) exit_code = kExitFindings;

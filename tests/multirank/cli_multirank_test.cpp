@@ -4,10 +4,15 @@
 // unreadable rank reported while the rest completes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "cli_runner.hpp"
+#include "loupe/core/model.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -105,8 +110,69 @@ TEST_CASE("compat: every rank analyzed and the collective report equals TraceLen
   }
   CHECK(identical == 7);
   CHECK_FALSE(fs::exists(out / "system_findings/multirank_findings.md"));  // default mode only
+  CHECK_FALSE(fs::exists(out / "findings.json"));
   CHECK_FALSE(fs::exists(out / ".loupe_multirank"));
 }
+
+namespace {
+
+// OUT/findings.json against the ranks' own findings.json: every per-rank finding id appears once,
+// with exactly the ranks that report it and the median of their mid savings; the straggler's
+// cross-rank card is there; priorities follow the mid saving.
+void check_rank_set_findings(const fs::path& out, int world) {
+  const auto set = loupe::core::parse_json_document(read_text(out / "findings.json"));
+  CHECK(std::string((*set)["schema"].GetString()) == "loupe.rank_set_findings/1");
+  CHECK((*set)["run"]["world_size"].GetInt() == world);
+  CHECK(static_cast<int>((*set)["run"]["ranks_with_findings"].Size()) == world);
+  std::map<std::string, std::map<int, double>> mids;  // id -> rank -> mid saving
+  std::map<std::string, std::set<int>> seen;
+  for (int r = 0; r < world; ++r) {
+    const auto rank = loupe::core::parse_json_document(
+        read_text(out / ("rank_" + std::to_string(r)) / "findings.json"));
+    for (const auto& f : (*rank)["findings"].GetArray()) {
+      seen[f["id"].GetString()].insert(r);
+      if (f["saving_ms"]["mid"].IsNumber()) {
+        mids[f["id"].GetString()][r] = f["saving_ms"]["mid"].GetDouble();
+      }
+    }
+  }
+  std::set<std::string> ids;
+  bool straggler = false;
+  double previous = 1e300;
+  std::size_t per_rank = 0;
+  for (const auto& f : (*set)["findings"].GetArray()) {
+    const std::string id = f["id"].GetString();
+    INFO(id << " " << f["title"].GetString());
+    CHECK(ids.insert(id).second);
+    if (f["saving_ms"]["mid"].IsNumber()) {
+      CHECK(f["saving_ms"]["mid"].GetDouble() <= previous);
+      previous = f["saving_ms"]["mid"].GetDouble();
+    }
+    if (std::string(f["scope"].GetString()) == "cross_rank") {
+      straggler =
+          straggler || std::string(f["title"].GetString()).rfind("Rank 2 is a straggler", 0) == 0;
+      continue;
+    }
+    ++per_rank;
+    REQUIRE(seen.count(id) == 1);
+    std::set<int> ranks;
+    for (const auto& r : f["ranks"].GetArray()) ranks.insert(r.GetInt());
+    CHECK(ranks == seen[id]);
+    if (mids.count(id) == 1) {
+      std::vector<double> values;
+      for (const auto& [rank, mid] : mids[id]) values.push_back(mid);
+      std::sort(values.begin(), values.end());
+      CHECK(f["saving_ms"]["mid"].GetDouble() == Approx(values[(values.size() - 1) / 2]));
+      CHECK(f["saving_ms_range"]["min"].GetDouble() == Approx(values.front()));
+      CHECK(f["saving_ms_range"]["max"].GetDouble() == Approx(values.back()));
+    }
+  }
+  CHECK(straggler);
+  CHECK(per_rank == seen.size());  // every per-rank finding, merged once
+  CHECK(per_rank >= 5);
+}
+
+}  // namespace
 
 TEST_CASE("default mode: the cross-rank findings name the straggler; a rerun replaces the run",
           "[multirank][cli]") {
@@ -127,7 +193,9 @@ TEST_CASE("default mode: the cross-rank findings name the straggler; a rerun rep
   const auto validated = run_loupe(
       {"validate", (out / "system_findings/multirank_findings.md").string(), "--tier", "system"});
   CHECK(validated.exit_code == 0);
+  check_rank_set_findings(out, 4);
   const std::string record = read_text(out / "loupe_run.json");
+  CHECK(record.find("\"findings.json\"") != std::string::npos);
   CHECK(record.find("\"rank_3/perf_report_csvs/gpu_timeline.csv\"") != std::string::npos);
   CHECK(record.find("\"collective_report/nccl_long.csv\"") != std::string::npos);
 

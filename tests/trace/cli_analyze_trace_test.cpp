@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <memory>
+#include <set>
+#include <string>
 
 #include "cli_runner.hpp"
 #include "test_paths.hpp"
@@ -234,11 +236,13 @@ TEST_CASE("findings.json ranks every finding of the run with stable ids and ms s
   REQUIRE(findings.IsArray());
   REQUIRE(findings.Size() >= 3);
   double previous = 1e300;
+  std::set<std::string> ids;
   for (rapidjson::SizeType i = 0; i < findings.Size(); ++i) {
     const auto& f = findings[i];
     INFO("finding " << i << " " << f["title"].GetString());
     CHECK(f["priority"].GetInt64() == static_cast<std::int64_t>(i) + 1);
     const std::string id = f["id"].GetString();
+    CHECK(ids.insert(id).second);  // no two findings of a run share an id
     CHECK(id.rfind(std::string(f["category"].GetString()) + "-", 0) == 0);
     CHECK_FALSE(std::string(f["action"].GetString()).empty());
     if (f["saving_ms"]["mid"].IsNumber()) {

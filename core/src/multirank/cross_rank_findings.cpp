@@ -27,18 +27,9 @@ std::string fixed(double value, int digits) {
 std::string ms(double us) { return fixed(us / 1000.0, 3) + " ms"; }
 
 // The median total GPU time of the ranks: the baseline a saving is a share of.
-std::optional<double> baseline_ms(const CrossRankAnalysis& a) {
-  std::vector<double> totals;
-  for (const RankTimeline& t : a.timelines) totals.push_back(t.total_ms);
-  if (totals.empty()) return std::nullopt;
-  std::sort(totals.begin(), totals.end());
-  const std::size_t n = totals.size();
-  return n % 2 == 1 ? totals[n / 2] : (totals[n / 2 - 1] + totals[n / 2]) / 2.0;
-}
-
 std::optional<fd::ImpactScores> impact(const CrossRankAnalysis& a, double low_us, double mid_us,
                                        double high_us, const std::string& what) {
-  const auto base = baseline_ms(a);
+  const auto base = median_rank_gpu_ms(a);
   if (!base || !(*base > 0)) return std::nullopt;
   const auto pct = [&](double us) {
     return std::round(us / 1000.0 / *base * 100.0 * 100.0) / 100.0;
@@ -205,6 +196,26 @@ void add_slow(const CrossRankAnalysis& a, const SlowCollective& s, fd::Document&
 }
 
 }  // namespace
+
+std::optional<double> median_rank_gpu_ms(const CrossRankAnalysis& a) {
+  std::vector<double> totals;
+  for (const RankTimeline& t : a.timelines) totals.push_back(t.total_ms);
+  if (totals.empty()) return std::nullopt;
+  std::sort(totals.begin(), totals.end());
+  const std::size_t n = totals.size();
+  return n % 2 == 1 ? totals[n / 2] : (totals[n / 2 - 1] + totals[n / 2]) / 2.0;
+}
+
+// The same order as the cards of cross_rank_findings: stragglers, then slow collectives.
+std::vector<std::string> cross_rank_card_identities(const CrossRankAnalysis& a) {
+  std::vector<std::string> ids;
+  if (a.collectives == 0) return ids;
+  for (const Straggler& s : a.stragglers) ids.push_back("straggler|" + std::to_string(s.rank));
+  for (const SlowCollective& s : a.slow) {
+    ids.push_back("slow|" + s.collective + "|" + fixed(s.message_mb, 1) + "|" + s.link);
+  }
+  return ids;
+}
 
 findings::Document cross_rank_findings(const CrossRankAnalysis& a) {
   fd::Document doc = fd::new_findings(fd::Style::System, kCategory, Scope::Standalone, kTitle);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include "loupe/core/json_convert.hpp"
@@ -100,6 +101,7 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
   const auto* metrics = model.document(c.metrics_path);
   const auto* category_findings = member(metrics, "category_findings");
   const bool compute = plugin.plugin->tier == Tier::Compute;
+  std::map<std::string, int> identities_seen;  // cards whose identity repeats get an ordinal
   for (rapidjson::SizeType i = 0; i < recs->Size(); ++i) {
     const auto& rec = (*recs)[i];
     // Compute-tier cards follow category_findings[] one to one (docs/findings-schema.md).
@@ -130,6 +132,7 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     } else {
       identity = without_digits(text(member(&rec, "title")));
     }
+    if (const int n = ++identities_seen[identity]; n > 1) identity += "#" + std::to_string(n);
     f["id"] = finding_id(c.category, identity);
     f["category"] = c.category;
     f["tier"] = to_string(plugin.plugin->tier);

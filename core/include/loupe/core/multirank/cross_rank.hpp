@@ -80,4 +80,12 @@ CrossRankAnalysis analyze_cross_rank(const std::vector<RankCollectives>& ranks, 
 // collective group, the per-rank table, the clock offsets; NO_DATA without collectives.
 findings::Document cross_rank_findings(const CrossRankAnalysis& analysis);
 
+// What identifies each card of cross_rank_findings(analysis), in the cards' order, apart from its
+// numbers: "straggler|<rank>" and "slow|<collective>|<MB>|<link>" (stable ids across runs).
+std::vector<std::string> cross_rank_card_identities(const CrossRankAnalysis& analysis);
+
+// The median of the ranks' GPU time (ms), which the cards' impact percentages are shares of;
+// nothing without timelines.
+std::optional<double> median_rank_gpu_ms(const CrossRankAnalysis& analysis);
+
 }  // namespace loupe::core::multirank
