@@ -43,6 +43,8 @@ TEST_CASE("mpirun -np 3 --mpi equals the single-process run on bert_16r",
   const std::string findings = "system_findings/multirank_findings.md";
   CHECK(loupe::test::read_text(tmp.path() / "mpi" / findings) ==
         loupe::test::read_text(tmp.path() / "single" / findings));
+  CHECK(loupe::test::read_text(tmp.path() / "mpi" / "findings.json") ==
+        loupe::test::read_text(tmp.path() / "single" / "findings.json"));
   for (int r = 0; r < 16; ++r) {
     const fs::path timeline =
         fs::path("rank_" + std::to_string(r)) / "perf_report_csvs/gpu_timeline.csv";
