@@ -14,7 +14,8 @@ struct TraceSizeEstimate {
   std::uint64_t json_bytes = 0;  // the JSON text's size (plain: the file; gzip: see below)
   bool gzip = false;
   // gzip only: the trailer's ISIZE is the size mod 2^32 (RFC 1952) of the last member, so
-  // json_bytes is the smallest ISIZE + k * 2^32 not below the compressed size: a lower bound.
+  // json_bytes is the smallest ISIZE + k * 2^32 not below the compressed size (less the
+  // container's overhead): a lower bound.
   bool lower_bound = false;
 };
 

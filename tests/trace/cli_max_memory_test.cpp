@@ -72,3 +72,19 @@ TEST_CASE("--max-memory applies to --trace only", "[trace][cli][max-memory]") {
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("--max-memory apply to --trace only"));
 }
+
+TEST_CASE("--max-memory: a gzip file larger than its JSON is not taken for a wrapped ISIZE",
+          "[trace][cli][max-memory]") {
+  loupe::test::TempDir tmp;
+  // 18 bytes of JSON make a 38-byte gzip member: ISIZE (18) is below the file size, which
+  // the gzip header and trailer explain; it must not be read as 18 + 2^32 bytes.
+  const fs::path trace = tmp.path() / "tiny.json.gz";
+  loupe::test::write_text(trace, loupe::test::trace::gzip(R"({"traceEvents":[]})"));
+  const fs::path out = tmp.path() / "out";
+  const auto r =
+      run_loupe({"analyze", "--trace", trace.string(), "-o", out.string(), "--max-memory", "100"});
+  INFO(r.err);
+  // Not refused for memory; the analysis then stops on the trace itself (no GPU event).
+  CHECK_THAT(r.err, !Catch::Contains("--max-memory"));
+  CHECK(r.exit_code == 2);
+}

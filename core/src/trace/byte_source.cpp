@@ -135,11 +135,15 @@ class GzipSource final : public ByteSource {
       }
       // No progress with input left: the inflater needs more bytes than it was given.
       if (avail_in_ == in_before && avail_out == out_before && avail_in_ > 0) {
-        if (input_eof_ || !refill()) {
+        if (!input_eof_ && refill()) continue;
+        if (input_eof_) {
           truncated(out_buf_.size() - avail_out);
-          done_ = true;
-          break;
+        } else {  // a full input buffer that the inflater cannot use
+          error_ = "corrupt gzip data near compressed byte " +
+                   std::to_string(consumed_ - avail_in_) + ": the inflater made no progress";
         }
+        done_ = true;
+        break;
       }
     }
     const std::size_t n = out_buf_.size() - avail_out;
@@ -162,10 +166,11 @@ class GzipSource final : public ByteSource {
     if (avail_in_ > 0 && next_in_ != reinterpret_cast<const unsigned char*>(in_buf_.data())) {
       std::memmove(in_buf_.data(), next_in_, avail_in_);
     }
+    next_in_ = reinterpret_cast<const unsigned char*>(in_buf_.data());
+    if (avail_in_ == in_buf_.size()) return false;  // full: no room, not the end of the input
     const std::size_t n = in_.read(in_buf_.data() + avail_in_, in_buf_.size() - avail_in_);
     consumed_ += n;
     if (n == 0) input_eof_ = true;
-    next_in_ = reinterpret_cast<const unsigned char*>(in_buf_.data());
     avail_in_ += n;
     return n > 0;
   }
