@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ libboost-dev libboost-program-options-dev rapidjson-dev
           libspdlog-dev catch2 zlib1g-dev dpkg-dev clang libclang-rt-14-dev chromium libcairo2-dev
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin libisal-dev)
 
 install_missing() {
   local missing=()

@@ -19,6 +19,7 @@
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/text_escape.hpp"
+#include "memory_estimate.hpp"
 #include "multirank_driver.hpp"
 #include "trace_to_directory.hpp"
 
@@ -83,6 +84,35 @@ bool report_plugin_problems(const core::PluginSet& plugins, bool strict) {
     return false;
   }
   return true;
+}
+
+// --max-memory: false (after saying why) when the traces' estimated peak exceeds `limit_mb`.
+// Both traces of a comparative run are in memory at once, so their estimates add up.
+bool check_memory_limit(std::uint64_t limit_mb, const po::variables_map& vm) {
+  std::uint64_t json_total = 0;
+  std::string detail;
+  for (const char* option : {"trace", "trace2"}) {
+    if (vm.count(option) == 0) continue;
+    const fs::path path = vm[option].as<std::string>();
+    std::string why;
+    const auto size = estimate_trace_size(path, why);
+    if (!size) {
+      std::cerr << "loupe analyze: --" << option << " " << path.string() << ": " << why << "\n";
+      return false;
+    }
+    json_total += size->json_bytes;
+    if (!detail.empty()) detail += " + ";
+    detail += path.string() + ": " + std::to_string(size->json_bytes >> 20) + " MB of JSON";
+    if (size->lower_bound) {
+      detail += " (from the gzip trailer's ISIZE, which is the size mod 2^32: a lower bound)";
+    }
+  }
+  const std::uint64_t estimate_mb = estimate_analyze_peak_bytes(json_total) >> 20;
+  if (estimate_mb <= limit_mb) return true;
+  std::cerr << "loupe analyze: the analysis needs an estimated " << estimate_mb
+            << " MB of memory, more than --max-memory " << limit_mb << " MB (" << detail
+            << "); stopped before reading the trace or writing anything\n";
+  return false;
 }
 
 constexpr size_t kTopFindingsShown = 5;
@@ -252,6 +282,9 @@ int run_analyze(const std::vector<std::string>& args) {
       "plugin-memory", po::value<std::uint64_t>()->default_value(4096),
       "MB of memory one plugin child may allocate beyond what it inherits; 0: no limit")(
       "strict", "exit 2 before any work when a plugin file is rejected or shadowed")(
+      "max-memory", po::value<std::uint64_t>(),
+      "with --trace: refuse (exit 2, nothing written) when the run's peak memory, estimated "
+      "from the trace files' sizes (a .json.gz's from its gzip trailer), exceeds this many MB")(
       "fail-on", po::value<std::string>(),
       "exit 3 when a finding or run fact matches, for CI (comma-separated, any matches): "
       "savings>5%, savings>2ms, idle>30%, comm>10%, total>100ms, findings>0, category=gemm, "
@@ -288,6 +321,11 @@ int run_analyze(const std::vector<std::string>& args) {
                    " per-rank run\n";
       return kExitUsage;
     }
+    if (vm.count("max-memory") > 0) {
+      std::cerr << "loupe analyze: --max-memory applies to --trace (one trace, or two with "
+                   "--trace2)\n";
+      return kExitUsage;
+    }
     return run_multirank(args, vm);
   }
   for (const char* option : {"world-size", "rank-regex", "jobs", "mpi"}) {
@@ -309,8 +347,10 @@ int run_analyze(const std::vector<std::string>& args) {
     std::cerr << "loupe analyze: --trace needs -o OUT (where to write the analysis directory)\n";
     return kExitUsage;
   }
-  if (!from_trace && (vm.count("platform") > 0 || vm.count("arch") > 0 || vm.count("trace2") > 0)) {
-    std::cerr << "loupe analyze: --trace2, --platform and --arch apply to --trace only\n";
+  if (!from_trace && (vm.count("platform") > 0 || vm.count("arch") > 0 || vm.count("trace2") > 0 ||
+                      vm.count("max-memory") > 0)) {
+    std::cerr << "loupe analyze: --trace2, --platform, --arch and --max-memory apply to --trace "
+                 "only\n";
     return kExitUsage;
   }
   if (vm.count("platform") > 0 && vm.count("arch") > 0) {
@@ -368,6 +408,10 @@ int run_analyze(const std::vector<std::string>& args) {
       return kExitUsage;
     }
     if (vm.count("arch") > 0 && !check_readable_file(vm["arch"].as<std::string>(), "--arch")) {
+      return kExitUsage;
+    }
+    if (vm.count("max-memory") > 0 &&
+        !check_memory_limit(vm["max-memory"].as<std::uint64_t>(), vm)) {
       return kExitUsage;
     }
     if (vm.count("platform") > 0 || vm.count("arch") > 0) {

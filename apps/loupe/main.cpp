@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli_common.hpp"
+#include "huge_pages.hpp"
 #include "loupe/abi.h"
 #include "loupe/core/version.hpp"
 
@@ -66,6 +67,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  loupe::cli::reexec_with_huge_pages(argc, argv);
   const std::vector<std::string> all(argv + 1, argv + argc);
   if (all.empty()) {
     std::cerr << kUsage;

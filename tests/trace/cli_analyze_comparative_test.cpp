@@ -73,7 +73,7 @@ TEST_CASE("loupe analyze --trace2 usage and input errors", "[trace][cli]") {
   const auto without_trace = run_loupe({"analyze", out, "--trace2", trace.string()});
   CHECK(without_trace.exit_code == 2);
   CHECK_THAT(without_trace.err,
-             Catch::Contains("--trace2, --platform and --arch apply to --trace"));
+             Catch::Contains("--trace2, --platform, --arch and --max-memory apply to --trace"));
 
   const fs::path missing = tmp.path() / "missing.json";
   const auto no_file =

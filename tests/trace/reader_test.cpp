@@ -71,6 +71,30 @@ TEST_CASE("gzip is detected by magic bytes, concatenated members are joined", "[
   CHECK(two.json_bytes == text.size());
 }
 
+TEST_CASE("gzip inflates the same through tiny output chunks and across members",
+          "[trace][reader]") {
+  // 7-byte chunks make the inflater (ISA-L or zlib, gzip_inflater.hpp) stop on a full output
+  // buffer at every step, inside headers, blocks and trailers of both members.
+  const std::string text = small_trace();
+  const std::size_t third = text.size() / 3;
+  tr::LoadOptions options;
+  options.chunk_bytes = 7;
+  const auto r =
+      tr::load_trace_bytes(gzip(text.substr(0, third)) + gzip(text.substr(third)), options);
+  INFO((r.error ? r.error->describe() : std::string()));
+  REQUIRE_FALSE(r.error);
+  CHECK(r.json_bytes == text.size());
+  CHECK(r.model.event_count() == 5);
+  CHECK(r.model.name(0) == load_ok(text).model.name(0));
+}
+
+TEST_CASE("bytes after the last gzip member are ignored with a counted warning",
+          "[trace][reader]") {
+  const auto r = load_ok(gzip(small_trace()) + "garbage");
+  CHECK(r.model.event_count() == 5);
+  CHECK(r.model.diagnostics().count(tr::Warning::kTrailingGzipData) == 1);
+}
+
 TEST_CASE("numbers: ints, 3 decimals, exponent and 4 decimals fall back exactly",
           "[trace][reader]") {
   const auto r = load_ok(wrap_events(

@@ -162,3 +162,17 @@ TEST_CASE("t16: metadata last record wins, string pids, UIDs count M events", "[
     spans = spans || (th.key.pid.is_string && m.id_text(th.key.pid) == "Spans");
   CHECK(spans);
 }
+
+TEST_CASE("communication kernel names: nccl, rccl or cross_device_reduce, any case, anywhere",
+          "[trace][timeline]") {
+  CHECK(tr::is_communication_name("ncclKernel_AllReduce_RING_LL_Sum_float"));
+  CHECK(tr::is_communication_name("void at::RCCLdevice_kernel"));
+  CHECK(tr::is_communication_name("xNcCl"));
+  CHECK(tr::is_communication_name("vllm::Cross_Device_Reduce_1stage<half, 8>"));
+  CHECK(tr::is_communication_name("rccl"));
+  CHECK_FALSE(tr::is_communication_name("ccl"));
+  CHECK_FALSE(tr::is_communication_name("nccI_lookalike"));
+  CHECK_FALSE(tr::is_communication_name("cross_device_reduc"));
+  CHECK_FALSE(tr::is_communication_name(""));
+  CHECK_FALSE(tr::is_communication_name("ampere_sgemm_128x64_nn"));
+}

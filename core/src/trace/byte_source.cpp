@@ -1,7 +1,5 @@
 #include "loupe/core/trace/byte_source.hpp"
 
-#include <zlib.h>
-
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +8,8 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include "gzip_inflater.hpp"
 
 namespace loupe::core::trace {
 
@@ -88,84 +88,99 @@ class PlainSource final : public ByteSource {
 class GzipSource final : public ByteSource {
  public:
   GzipSource(Prefixed in, std::size_t chunk)
-      : in_(std::move(in)), in_buf_(1u << 20), out_buf_(chunk) {
-    std::memset(&z_, 0, sizeof(z_));
-    if (inflateInit2(&z_, 15 + 32) != Z_OK) throw std::runtime_error("zlib: inflateInit2 failed");
-  }
-  GzipSource(const GzipSource&) = delete;
-  GzipSource& operator=(const GzipSource&) = delete;
-  ~GzipSource() override { inflateEnd(&z_); }
+      : in_(std::move(in)), inflater_(make_gzip_inflater()), in_buf_(1u << 20), out_buf_(chunk) {}
 
   std::string_view next_chunk() override {
     if (done_) return {};
-    z_.next_out = reinterpret_cast<Bytef*>(out_buf_.data());
-    z_.avail_out = static_cast<uInt>(out_buf_.size());
-    while (z_.avail_out > 0) {
-      if (z_.avail_in == 0 && !input_eof_) refill();
-      if (z_.avail_in == 0 && input_eof_) {
-        if (member_open_) {
-          error_ = "truncated gzip stream: input ends at compressed byte " +
-                   std::to_string(consumed_) + " inside a gzip member (decompressed " +
-                   std::to_string(produced_ + produced_now()) + " bytes)";
-        }
+    auto* out = reinterpret_cast<unsigned char*>(out_buf_.data());
+    std::size_t avail_out = out_buf_.size();
+    while (avail_out > 0) {
+      if (avail_in_ == 0 && !input_eof_) refill();
+      if (avail_in_ == 0 && input_eof_) {
+        if (member_open_) truncated(out_buf_.size() - avail_out);
         done_ = true;
         break;
       }
       member_open_ = true;
-      const int rc = inflate(&z_, Z_NO_FLUSH);
-      if (rc == Z_STREAM_END) {
+      const std::size_t in_before = avail_in_;
+      const std::size_t out_before = avail_out;
+      const InflateStatus st = inflater_->inflate(next_in_, avail_in_, out, avail_out);
+      if (st == InflateStatus::kMemberEnd) {
         member_open_ = false;
         // Concatenated members: continue if the next bytes are another gzip header.
-        if (z_.avail_in == 0 && !input_eof_) refill();
-        if (z_.avail_in == 0) {
+        if (avail_in_ < 2 && !input_eof_) refill();
+        if (avail_in_ == 0) {
           done_ = true;
           break;
         }
-        if (z_.avail_in >= 2 && z_.next_in[0] == 0x1f && z_.next_in[1] == 0x8b) {
-          inflateReset(&z_);
+        if (avail_in_ >= 2 && next_in_[0] == 0x1f && next_in_[1] == 0x8b) {
+          inflater_->reset();
           continue;
         }
-        trailing_ = z_.avail_in;
+        trailing_ = avail_in_;
         while (true) {
           const std::size_t n = in_.read(in_buf_.data(), in_buf_.size());
           if (n == 0) break;
           trailing_ += n;
         }
+        avail_in_ = 0;
         done_ = true;
         break;
       }
-      if (rc == Z_BUF_ERROR && z_.avail_in == 0) continue;  // needs more input
-      if (rc != Z_OK) {
+      if (st == InflateStatus::kError) {
         error_ = std::string("corrupt gzip data near compressed byte ") +
-                 std::to_string(consumed_ - z_.avail_in) + ": " +
-                 (z_.msg != nullptr ? z_.msg : "inflate error");
+                 std::to_string(consumed_ - avail_in_) + ": " + inflater_->message();
+        done_ = true;
+        break;
+      }
+      // No progress with input left: the inflater needs more bytes than it was given.
+      if (avail_in_ == in_before && avail_out == out_before && avail_in_ > 0) {
+        if (!input_eof_ && refill()) continue;
+        if (input_eof_) {
+          truncated(out_buf_.size() - avail_out);
+        } else {  // a full input buffer that the inflater cannot use
+          error_ = "corrupt gzip data near compressed byte " +
+                   std::to_string(consumed_ - avail_in_) + ": the inflater made no progress";
+        }
         done_ = true;
         break;
       }
     }
-    const std::size_t n = produced_now();
+    const std::size_t n = out_buf_.size() - avail_out;
     produced_ += n;
     return std::string_view(out_buf_.data(), n);
   }
   std::string error() const override { return error_; }
   std::uint64_t ignored_trailing_bytes() const override { return trailing_; }
   bool is_gzip() const override { return true; }
-  std::uint64_t input_bytes_consumed() const override { return consumed_ - z_.avail_in; }
+  std::uint64_t input_bytes_consumed() const override { return consumed_ - avail_in_; }
 
  private:
-  std::size_t produced_now() const { return out_buf_.size() - z_.avail_out; }
-  void refill() {
-    const std::size_t n = in_.read(in_buf_.data(), in_buf_.size());
+  void truncated(std::size_t produced_now) {
+    error_ = "truncated gzip stream: input ends at compressed byte " + std::to_string(consumed_) +
+             " inside a gzip member (decompressed " + std::to_string(produced_ + produced_now) +
+             " bytes)";
+  }
+  // Moves the unread input to the front and reads more after it; false at the end.
+  bool refill() {
+    if (avail_in_ > 0 && next_in_ != reinterpret_cast<const unsigned char*>(in_buf_.data())) {
+      std::memmove(in_buf_.data(), next_in_, avail_in_);
+    }
+    next_in_ = reinterpret_cast<const unsigned char*>(in_buf_.data());
+    if (avail_in_ == in_buf_.size()) return false;  // full: no room, not the end of the input
+    const std::size_t n = in_.read(in_buf_.data() + avail_in_, in_buf_.size() - avail_in_);
     consumed_ += n;
     if (n == 0) input_eof_ = true;
-    z_.next_in = reinterpret_cast<Bytef*>(in_buf_.data());
-    z_.avail_in = static_cast<uInt>(n);
+    avail_in_ += n;
+    return n > 0;
   }
 
   Prefixed in_;
-  z_stream z_{};
+  std::unique_ptr<GzipInflater> inflater_;
   std::vector<char> in_buf_;
   std::vector<char> out_buf_;
+  const unsigned char* next_in_ = nullptr;
+  std::size_t avail_in_ = 0;
   std::uint64_t consumed_ = 0;
   std::uint64_t produced_ = 0;
   std::uint64_t trailing_ = 0;

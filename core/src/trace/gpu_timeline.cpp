@@ -123,19 +123,24 @@ namespace {
 constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
 }  // namespace
 
+// Whether `name` contains "nccl", "rccl" or "cross_device_reduce", ASCII case folded (what
+// std::tolower does in the "C" locale). One pass that looks at the needles only where the
+// folded byte starts one: it runs for every GPU op in several tables (docs/performance.md,
+// "Big traces").
 bool is_communication_name(std::string_view name) {
-  static constexpr std::array<std::string_view, 3> kNeedles = {"nccl", "rccl",
-                                                               "cross_device_reduce"};
-  for (const auto needle : kNeedles) {
-    if (name.size() < needle.size()) continue;
-    for (std::size_t i = 0; i + needle.size() <= name.size(); ++i) {
-      std::size_t k = 0;
-      // ASCII case folding (what std::tolower does in the "C" locale), without a libc call.
-      while (k < needle.size() && ascii_lower(name[i + k]) == needle[k]) {
-        ++k;
-      }
-      if (k == needle.size()) return true;
+  constexpr std::string_view kCcl = "ccl";
+  constexpr std::string_view kCross = "cross_device_reduce";
+  const auto folded_equals = [&](std::size_t at, std::string_view needle) {
+    if (name.size() - at < needle.size()) return false;
+    for (std::size_t k = 0; k < needle.size(); ++k) {
+      if (ascii_lower(name[at + k]) != needle[k]) return false;
     }
+    return true;
+  };
+  for (std::size_t i = 0; i + 4 <= name.size(); ++i) {
+    const char c = ascii_lower(name[i]);
+    if ((c == 'n' || c == 'r') && folded_equals(i + 1, kCcl)) return true;
+    if (c == 'c' && folded_equals(i, kCross)) return true;
   }
   return false;
 }

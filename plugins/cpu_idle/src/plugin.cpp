@@ -1,6 +1,11 @@
 // The CPU/idle analyzer plugin (system tier, category cpu_idle): reads the model, runs the
 // analysis, emits the metrics and findings documents.
+#include <algorithm>
 #include <array>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "analysis.hpp"
 #include "loupe/plugin.hpp"
@@ -9,15 +14,25 @@ namespace {
 
 namespace ci = loupe::cpu_idle;
 
-std::optional<ci::TextTable> copy_table(const loupe::TableView& table) {
+// The view's cells as text, only the columns `keep` names (in the view's order): copying the
+// other columns of a row per GPU op cost as much as the analysis on big traces
+// (docs/performance.md, "Big traces").
+std::optional<ci::TextTable> copy_table(const loupe::TableView& table,
+                                        std::initializer_list<std::string_view> keep) {
   if (!table) return std::nullopt;
   ci::TextTable raw;
-  for (size_t c = 0; c < table.columns(); ++c) raw.columns.emplace_back(table.column_name(c));
+  std::vector<size_t> source;
+  for (size_t c = 0; c < table.columns(); ++c) {
+    const std::string name(table.column_name(c));
+    if (std::find(keep.begin(), keep.end(), name) == keep.end()) continue;
+    raw.columns.push_back(name);
+    source.push_back(c);
+  }
   raw.rows.reserve(table.rows());
   for (size_t r = 0; r < table.rows(); ++r) {
     std::vector<std::string> row;
-    row.reserve(table.columns());
-    for (size_t c = 0; c < table.columns(); ++c) row.emplace_back(table.cell(r, c).text);
+    row.reserve(source.size());
+    for (const size_t c : source) row.emplace_back(table.cell(r, c).text);
     raw.rows.push_back(std::move(row));
   }
   return raw;
@@ -40,8 +55,14 @@ class CpuIdleAnalyzer {
     ci::AnalysisOptions options;
     options.compat = ctx.tracelens_compat();
     options.scope = ctx.scope();
-    const auto gpu = copy_table(model.table(ci::kGpuEventsView));
-    const auto calls = copy_table(model.table(ci::kHostCallsView));
+    // The columns read_trace_inputs reads (trace_inputs.cpp).
+    const auto gpu = copy_table(
+        model.table(ci::kGpuEventsView),
+        {"kind", "name", "device", "ts_ns", "dur_ns", "launcher_name", "op_name",
+         "memcpy_direction", "launcher_ts_ns", "launcher_dur_ns", "launcher_tid", "op_stack"});
+    const auto calls =
+        copy_table(model.table(ci::kHostCallsView),
+                   {"kind", "name", "tid", "ts_ns", "dur_ns", "op_name", "op_stack"});
     auto trace = ci::read_trace_inputs(gpu ? &*gpu : nullptr, calls ? &*calls : nullptr);
     const ci::AnalysisOutput out =
         ci::run_analysis(ci::read_utilization(model), std::move(trace), options);

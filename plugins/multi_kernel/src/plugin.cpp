@@ -1,6 +1,10 @@
 // The multi-kernel analyzer plugin: moves the host model into AnalysisInputs, runs the
 // analysis, and emits the metrics and findings documents.
+#include <algorithm>
+#include <initializer_list>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "analysis.hpp"
 #include "loupe/plugin.hpp"
@@ -21,12 +25,24 @@ std::string load_error(const loupe::ModelView& model, const std::string& name) {
   return text;
 }
 
-mk::RawTable copy_table(const loupe::TableView& table) {
+// The table's cells as text; with `keep`, only those columns (in the table's order): the
+// trace's gpu_events view has a row per GPU op, and copying its long name and op_stack columns
+// cost more than the whole analysis on big traces (docs/performance.md, "Big traces").
+mk::RawTable copy_table(const loupe::TableView& table,
+                        std::initializer_list<std::string_view> keep = {}) {
   mk::RawTable raw;
-  for (size_t c = 0; c < table.columns(); ++c) raw.columns.emplace_back(table.column_name(c));
+  std::vector<size_t> source;
+  for (size_t c = 0; c < table.columns(); ++c) {
+    const std::string name(table.column_name(c));
+    if (keep.size() > 0 && std::find(keep.begin(), keep.end(), name) == keep.end()) continue;
+    raw.columns.push_back(name);
+    source.push_back(c);
+  }
+  raw.rows.reserve(table.rows());
   for (size_t r = 0; r < table.rows(); ++r) {
     std::vector<std::string> row;
-    for (size_t c = 0; c < table.columns(); ++c) row.emplace_back(table.cell(r, c).text);
+    row.reserve(source.size());
+    for (const size_t c : source) row.emplace_back(table.cell(r, c).text);
     raw.rows.push_back(std::move(row));
   }
   return raw;
@@ -45,7 +61,9 @@ mk::AnalysisInputs read_inputs(const loupe::ModelView& model) {
     inputs.manifest_load_error = load_error(model, mk::kManifestFile);
   }
   if (const auto events = model.table(mk::kGpuEventsView)) {
-    inputs.gpu_events = copy_table(events);
+    // The columns assess_sync_idle reads (sync_idle.cpp).
+    inputs.gpu_events = copy_table(events, {"kind", "device", "ts_ns", "dur_ns", "launcher_name",
+                                            "op_name", "memcpy_direction"});
   }
   if (const auto cpu_idle = model.document(mk::kCpuIdleMetrics)) {
     inputs.cpu_idle_metrics = cpu_idle.to_json();

@@ -1,5 +1,5 @@
 // The bytes of a trace's JSON text, in chunks: a plain file, or gzip (detected by its magic
-// bytes, not the suffix; concatenated members accepted) inflated through zlib.
+// bytes, not the suffix; concatenated members accepted) inflated through ISA-L, or zlib without it (gzip_inflater.hpp).
 #pragma once
 
 #include <cstdint>
