@@ -127,9 +127,16 @@ void split_gap(Gap& g, HostIndex& index) {
   const std::string tid = next.launch ? next.launch->tid : std::string();
   const HostIntervals& host = index.for_thread(tid);
   const std::int64_t s = g.start_ns, e = g.end_ns;
-  g.sync_ns = covered(host.blocking, s, e);
-  g.other_ns[static_cast<int>(OtherReason::DataLoading)] = loading_time(host, s, e);
-  g.blocking = g.sync_ns > 0 ? largest_blocking(host, s, e) : nullptr;
+  // Once the op that ends the gap is issued (its launch call plus the launch latency), what the
+  // host does no longer holds the GPU: the op is queued and the device waits on something else
+  // (docs/deviations.md, cpu_idle I1). A blocking call or DataLoader time after that point is
+  // queued wait, not synchronization.
+  const std::int64_t issued =
+      next.launch ? std::clamp(next.launch->ts_ns + next.launch->dur_ns + kLaunchLatencyNs, s, e)
+                  : e;
+  g.sync_ns = covered(host.blocking, s, issued);
+  g.other_ns[static_cast<int>(OtherReason::DataLoading)] = loading_time(host, s, issued);
+  g.blocking = g.sync_ns > 0 ? largest_blocking(host, s, issued) : nullptr;
   if (!next.launch) {
     g.other_ns[static_cast<int>(OtherReason::Unlinked)] = free_time(host, s, e);
     return;
@@ -149,7 +156,7 @@ void split_gap(Gap& g, HostIndex& index) {
   // switched from one queued op to the next.
   const OtherReason queued = g.duration_ns() <= kDeviceSwitchMaxGapNs ? OtherReason::DeviceSwitch
                                                                       : OtherReason::QueuedWait;
-  g.other_ns[static_cast<int>(queued)] += free_time(host, std::max(b, s), e);
+  g.other_ns[static_cast<int>(queued)] += std::max<std::int64_t>(0, e - std::max(b, s));
 }
 
 }  // namespace
