@@ -139,8 +139,7 @@ void step_findings(const Json& step, std::size_t index, Json& out) {
         graph_share >= 0.9
             ? "The step's kernels already replay from a GPU graph, so kernel-launch overhead is "
               "not what idles the GPU: the idle time lies outside the replay. The cpu_idle "
-              "analysis (system_findings/cpu_idle_findings.md) names what the host was doing in "
-              "each gap."
+              "analysis (system_findings/cpu_idle_findings.md) says what held each gap."
             : graph_capture_action(engine, step);
     Json f = finding(id_base + "-idle", "idle_step",
                      who + ": GPU idle " + fixed(idle_pct, 1) + "% of its span", std::move(insight),
