@@ -319,3 +319,25 @@ TEST_CASE("the four serving-engine traces of the pack: phases and graph replays"
   CHECK(num(at(mixed, "steps", 0), "decode_requests") == 37);
   CHECK(checked == 4);  // minimum-count guard: every serving trace of the pack was read
 }
+
+TEST_CASE("an eagerly launched decode step is launch-bound for cpu_idle", "[serving][cli]") {
+  // The 24 gaps of 50 us between the step's 25 kernels: each next kernel is launched 40 us after
+  // the GPU went idle and starts 10 us after its launch call.
+  const fs::path trace =
+      loupe::test::bundled_data_dir() / "serving" / "eager_decode_and_graphs.json";
+  loupe::test::TempDir out;
+  const auto r = loupe::test::run_loupe(
+      {"analyze", "--quiet", "--trace", trace.string(), "-o", out.path().string()});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("finding: Decode step 1: 25 launches without a GPU graph") != std::string::npos);
+  CHECK(r.out.find("P1  1.320 ms (60.00%)\tcpu_idle\tKernel launch overhead leaves the GPU idle "
+                   "between kernels") != std::string::npos);
+  rapidjson::Document m;
+  m.Parse(loupe::test::read_text(out.path() / "category_data" / "cpu_idle_metrics.json").c_str());
+  REQUIRE(m.IsObject());
+  const auto& causes = m["idle_breakdown"]["by_cause"];
+  CHECK(causes["launch_bound_ms"].GetDouble() == Approx(1.76).margin(1e-9));
+  CHECK(causes["synchronization_ms"].GetDouble() == 0.0);
+  const auto v = loupe::test::run_loupe({"validate", "--report", out.path().string()});
+  CHECK(v.exit_code == 0);
+}
