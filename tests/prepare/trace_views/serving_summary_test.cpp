@@ -341,3 +341,46 @@ TEST_CASE("an eagerly launched decode step is launch-bound for cpu_idle", "[serv
   const auto v = loupe::test::run_loupe({"validate", "--report", out.path().string()});
   CHECK(v.exit_code == 0);
 }
+
+TEST_CASE("phases sum their steps: a prefill step and two decode steps", "[serving]") {
+  // vLLM native labels; each step launches one kernel (linked by an ac2g flow).
+  std::string events;
+  const auto step = [&](const std::string& label, int ts, int id, int kernel_us) {
+    const std::string t = std::to_string(ts), k = std::to_string(ts + 10), c = std::to_string(id);
+    events += R"({"ph":"X","cat":"user_annotation","name":")" + label +
+              R"(","pid":1,"tid":1,"ts":)" + t + R"(,"dur":100},)";
+    events += R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":)" +
+              std::to_string(ts + 1) + R"(,"dur":2,"args":{"correlation":)" + c + "}},";
+    events += R"({"ph":"s","id":)" + c + R"(,"pid":1,"tid":1,"ts":)" + std::to_string(ts + 1) +
+              R"(,"cat":"ac2g","name":"ac2g"},)";
+    events += R"({"ph":"f","id":)" + c + R"(,"pid":0,"tid":7,"ts":)" + k +
+              R"(,"cat":"ac2g","name":"ac2g","bp":"e"},)";
+    events += R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":)" + k + R"(,"dur":)" +
+              std::to_string(kernel_us) + R"(,"args":{"correlation":)" + c + R"(,"stream":7}},)";
+  };
+  step("execute_context_2(900)_generation_0(0)", 0, 1, 50);
+  step("execute_context_0(0)_generation_8(8)", 200, 2, 20);
+  step("execute_context_0(0)_generation_8(8)", 400, 3, 30);
+  events.pop_back();
+  auto loaded = lt::load_trace_bytes(R"({"traceEvents":[)" + events + "]}");
+  REQUIRE_FALSE(loaded.error.has_value());
+  const auto tree = lt::EventTree::build(loaded.model, lp::prepare_tree_options());
+  const Json doc = lp::serving_summary_json(lp::build_serving_summary(loaded.model, tree));
+  REQUIRE(doc.find("steps")->size() == 3);
+  REQUIRE(doc.find("phases")->size() == 2);
+  const Json& prefill = at(doc, "phases", 0);
+  CHECK(text(prefill, "phase") == "prefill");
+  CHECK(num(prefill, "steps") == 1);
+  CHECK(num(prefill, "requests") == 2);
+  CHECK(num(prefill, "tokens") == 900);
+  CHECK(num(prefill, "gpu_busy_ms_per_step") == 0.05);
+  const Json& decode = at(doc, "phases", 1);
+  CHECK(text(decode, "phase") == "decode");
+  CHECK(num(decode, "steps") == 2);
+  CHECK(num(decode, "requests") == 16);
+  CHECK(num(decode, "tokens") == 16);
+  CHECK(num(decode, "gpu_busy_ms") == 0.05);
+  CHECK(num(decode, "gpu_busy_ms_per_step") == 0.025);
+  CHECK(num(decode, "gpu_idle_ms") == 0.0);
+  CHECK(doc.find("graph_replays")->size() == 0);
+}
