@@ -41,7 +41,10 @@ std::int64_t covered(const std::vector<Interval>& set, std::int64_t lo, std::int
 
 std::int64_t length(std::int64_t lo, std::int64_t hi) { return hi > lo ? hi - lo : 0; }
 
-bool blocks(HostCallKind kind) { return kind != HostCallKind::DataLoader; }
+bool blocks(HostCallKind kind) {
+  return kind == HostCallKind::Sync || kind == HostCallKind::SyncCopy ||
+         kind == HostCallKind::ScalarRead;
+}
 
 bool graph_launch(const std::string& launcher) {
   return launcher.find("GraphLaunch") != std::string::npos;
@@ -54,6 +57,7 @@ struct HostIntervals {
   std::int64_t longest_call_ns = 0;
   std::vector<Interval> blocking;
   std::vector<Interval> loading;
+  std::vector<const HostCall*> stream_waits;  // by start
 };
 
 class HostIndex {
@@ -67,7 +71,9 @@ class HostIndex {
     std::vector<Interval> blocking, loading;
     for (const auto& c : calls_) {
       if (!tid.empty() && c.tid != tid) continue;
-      if (blocks(c.kind)) {
+      if (c.kind == HostCallKind::StreamWait) {
+        h.stream_waits.push_back(&c);
+      } else if (blocks(c.kind)) {
         h.blocking_calls.push_back(&c);
         h.longest_call_ns = std::max(h.longest_call_ns, c.end_ns - c.start_ns);
         blocking.emplace_back(c.start_ns, c.end_ns);
@@ -77,6 +83,9 @@ class HostIndex {
     }
     std::stable_sort(
         h.blocking_calls.begin(), h.blocking_calls.end(),
+        [](const HostCall* a, const HostCall* b) { return a->start_ns < b->start_ns; });
+    std::stable_sort(
+        h.stream_waits.begin(), h.stream_waits.end(),
         [](const HostCall* a, const HostCall* b) { return a->start_ns < b->start_ns; });
     h.blocking = merged(std::move(blocking));
     h.loading = merged(std::move(loading));
@@ -157,6 +166,15 @@ void split_gap(Gap& g, HostIndex& index) {
   const OtherReason queued = g.duration_ns() <= kDeviceSwitchMaxGapNs ? OtherReason::DeviceSwitch
                                                                       : OtherReason::QueuedWait;
   g.other_ns[static_cast<int>(queued)] += std::max<std::int64_t>(0, e - std::max(b, s));
+  if (queued == OtherReason::QueuedWait && g.other_ns[static_cast<int>(queued)] > 0) {
+    // The last stream wait issued on the launching thread within 1 ms before the launch.
+    const auto it =
+        std::upper_bound(host.stream_waits.begin(), host.stream_waits.end(), a,
+                         [](std::int64_t t, const HostCall* c) { return t < c->start_ns; });
+    if (it != host.stream_waits.begin() && a - (*std::prev(it))->start_ns <= kLaunchBoundWindowNs) {
+      g.stream_wait = *std::prev(it);
+    }
+  }
 }
 
 }  // namespace

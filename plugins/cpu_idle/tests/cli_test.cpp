@@ -201,6 +201,11 @@ TEST_CASE("cpu_idle explains the idle SGLang decode trace", "[cpu_idle][cli][pac
   CHECK(member_ms(causes["other_by_reason"], "queued_wait_ms") == Approx(463.232).margin(0.0005));
   CHECK(b["graph_launched_ops"].GetInt() == 544);
   CHECK(std::string(b["top_gaps"][0]["dominant_mechanism"].GetString()) == "queued_wait");
+  // The wait that holds it: SGLang's scheduler waits on an event just before the launch.
+  CHECK(std::string(b["top_gaps"][0]["stream_wait_call"].GetString()) == "hipStreamWaitEvent");
+  CHECK(contains(run.findings,
+                 "Its next op was launched 21.2 us after a `hipStreamWaitEvent` on "
+                 "the same host thread (scheduler.py(2919): _run_batch_inner"));
   CHECK(contains(run.findings, "P1: Queued GPU work waits on a device-side dependency"));
   CHECK_FALSE(contains(run.findings, "Blocking host synchronization"));
   // The saving never exceeds the measured idle time.

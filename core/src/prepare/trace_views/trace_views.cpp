@@ -224,6 +224,7 @@ std::string_view host_call_kind(const trace::TraceModel& model, Uid uid) {
   const std::string_view name = model.name(uid);
   if (trace::is_runtime_category(e.category)) {
     if (name.find("Synchronize") != std::string_view::npos) return "sync";
+    if (name.find("StreamWaitEvent") != std::string_view::npos) return "stream_wait";
     if (name.find("emcpy") != std::string_view::npos &&
         name.find("Async") == std::string_view::npos) {
       return "sync_copy";

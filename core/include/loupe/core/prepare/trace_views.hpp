@@ -16,9 +16,10 @@
 //    kernel_uids (space-separated, §2.6 order).
 //  * "trace/host_calls.csv" — host events that can hold the GPU idle: one row per runtime
 //    synchronize call (kind sync), synchronous memcpy call (sync_copy: a memcpy runtime call
-//    without "Async"), aten::_local_scalar_dense / aten::item (scalar_read) and DataLoader
-//    iteration annotation (data_loader), in trace order: uid, kind, name, pid, tid, ts_ns,
-//    dur_ns, op_uid / op_name (nearest cpu_op above), op_stack (as in gpu_events).
+//    without "Async"), a stream's wait on an event (stream_wait: cuda/hipStreamWaitEvent, which
+//    blocks the stream, not the host), aten::_local_scalar_dense / aten::item (scalar_read) and
+//    DataLoader iteration annotation (data_loader), in trace order: uid, kind, name, pid, tid,
+//    ts_ns, dur_ns, op_uid / op_name (nearest cpu_op above), op_stack (as in gpu_events).
 //  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
 //    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
 #pragma once
