@@ -17,6 +17,7 @@
 #include "loupe/core/prepare/arch_selection.hpp"
 #include "loupe/core/report/analysis_report.hpp"
 #include "loupe/core/report/fail_on.hpp"
+#include "loupe/core/report/serving_report.hpp"
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "memory_estimate.hpp"
@@ -146,6 +147,12 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
     if (rejected + shadowed > 0) {
       std::cout << "  plugin files not used: " << rejected << " rejected, " << shadowed
                 << " shadowed (reasons in loupe_run.json, `loupe plugins`)\n";
+    }
+  }
+  if (const Json* serving = report.run_findings.find("serving")) {
+    std::cout << "Serving steps and GPU graphs (analysis.md):\n";
+    for (const auto& line : core::serving_summary_lines(*serving)) {
+      std::cout << "  " << line << "\n";
     }
   }
   // The ranked answer: what to fix first and what it should buy (findings.json has them all).

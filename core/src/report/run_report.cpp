@@ -184,6 +184,7 @@ void write_run_report(const Model& model, AnalyzeReport& report,
                       dump_python_json(model_info_json(info), 2, false) + "\n", report);
   }
   AnalysisReportInput input = gather_report_input(model, report, output_dir, info);
+  if (const Json* serving = report.run_findings.find("serving")) input.serving = *serving;
   const std::string title = (info.model == kCannotInfer ? std::string("Workload") : info.model) +
                             " - " + (input.platform.name.empty() ? "GPU" : input.platform.name) +
                             ": GPU time by category";

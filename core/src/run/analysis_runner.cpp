@@ -14,6 +14,7 @@
 #include "loupe/core/report/priority_data.hpp"
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/report/run_report.hpp"
+#include "loupe/core/report/serving_report.hpp"
 #include "loupe/core/run_record.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "workload_detection.hpp"
@@ -68,8 +69,13 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
 // findings.json: every finding of the run in one ranked, versioned document
 // (docs/findings-schema.md).
 void write_run_findings(const Model& model, AnalyzeReport& report,
-                        const std::filesystem::path& output_dir) {
+                        const std::filesystem::path& output_dir, Compat compat) {
   report.run_findings = build_run_findings(model, report);
+  // Serving steps and GPU graphs (docs/report.md): default mode, from a raw trace only.
+  if (const auto* serving = model.document("trace/serving_summary.json");
+      serving != nullptr && compat != Compat::TraceLens) {
+    report.run_findings["serving"] = serving_report_block(to_owned_json(*serving));
+  }
   const Json& doc = report.run_findings;
   try {
     write_file_atomically(output_dir / kRunFindingsFile,
@@ -271,7 +277,7 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
     report.plugins.push_back(std::move(outcome));
   }
   write_priority_data(model, report, options.output_dir);
-  write_run_findings(model, report, options.output_dir);
+  write_run_findings(model, report, options.output_dir, options.compat);
   write_run_report(model, report, options.output_dir, options.compat);
   write_run_record(options.output_dir, model, report, options);
   return report;

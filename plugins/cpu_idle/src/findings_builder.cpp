@@ -313,6 +313,18 @@ fd::Recommendation card(const Candidate& c, const Breakdown& b, bool compat) {
                   " gaps: the device waited on a dependency (an event or stream wait) rather than "
                   "on the host." +
                   largest;
+      if (top != nullptr && top->stream_wait != nullptr && top->after->launch) {
+        r.insight +=
+            " Its next op was launched " +
+            fixed(static_cast<double>(top->after->launch->ts_ns - top->stream_wait->start_ns) /
+                      1000.0,
+                  1) +
+            " us after a `" + cell_name(top->stream_wait->name) + "` on the same host thread" +
+            (top->stream_wait->op_stack.empty()
+                 ? std::string()
+                 : " (" + short_stack(top->stream_wait->op_stack) + ")") +
+            ": that event is the likely dependency.";
+      }
       r.action =
           "Find the event or stream wait that holds the queued ops (the op after the gap "
           "in Top Idle Gaps) and record that event earlier or move the dependent work to "

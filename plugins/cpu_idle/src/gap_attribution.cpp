@@ -41,7 +41,10 @@ std::int64_t covered(const std::vector<Interval>& set, std::int64_t lo, std::int
 
 std::int64_t length(std::int64_t lo, std::int64_t hi) { return hi > lo ? hi - lo : 0; }
 
-bool blocks(HostCallKind kind) { return kind != HostCallKind::DataLoader; }
+bool blocks(HostCallKind kind) {
+  return kind == HostCallKind::Sync || kind == HostCallKind::SyncCopy ||
+         kind == HostCallKind::ScalarRead;
+}
 
 bool graph_launch(const std::string& launcher) {
   return launcher.find("GraphLaunch") != std::string::npos;
@@ -54,6 +57,7 @@ struct HostIntervals {
   std::int64_t longest_call_ns = 0;
   std::vector<Interval> blocking;
   std::vector<Interval> loading;
+  std::vector<const HostCall*> stream_waits;  // by start
 };
 
 class HostIndex {
@@ -67,7 +71,9 @@ class HostIndex {
     std::vector<Interval> blocking, loading;
     for (const auto& c : calls_) {
       if (!tid.empty() && c.tid != tid) continue;
-      if (blocks(c.kind)) {
+      if (c.kind == HostCallKind::StreamWait) {
+        h.stream_waits.push_back(&c);
+      } else if (blocks(c.kind)) {
         h.blocking_calls.push_back(&c);
         h.longest_call_ns = std::max(h.longest_call_ns, c.end_ns - c.start_ns);
         blocking.emplace_back(c.start_ns, c.end_ns);
@@ -77,6 +83,9 @@ class HostIndex {
     }
     std::stable_sort(
         h.blocking_calls.begin(), h.blocking_calls.end(),
+        [](const HostCall* a, const HostCall* b) { return a->start_ns < b->start_ns; });
+    std::stable_sort(
+        h.stream_waits.begin(), h.stream_waits.end(),
         [](const HostCall* a, const HostCall* b) { return a->start_ns < b->start_ns; });
     h.blocking = merged(std::move(blocking));
     h.loading = merged(std::move(loading));
@@ -127,9 +136,16 @@ void split_gap(Gap& g, HostIndex& index) {
   const std::string tid = next.launch ? next.launch->tid : std::string();
   const HostIntervals& host = index.for_thread(tid);
   const std::int64_t s = g.start_ns, e = g.end_ns;
-  g.sync_ns = covered(host.blocking, s, e);
-  g.other_ns[static_cast<int>(OtherReason::DataLoading)] = loading_time(host, s, e);
-  g.blocking = g.sync_ns > 0 ? largest_blocking(host, s, e) : nullptr;
+  // Once the op that ends the gap is issued (its launch call plus the launch latency), what the
+  // host does no longer holds the GPU: the op is queued and the device waits on something else
+  // (docs/deviations.md, cpu_idle I1). A blocking call or DataLoader time after that point is
+  // queued wait, not synchronization.
+  const std::int64_t issued =
+      next.launch ? std::clamp(next.launch->ts_ns + next.launch->dur_ns + kLaunchLatencyNs, s, e)
+                  : e;
+  g.sync_ns = covered(host.blocking, s, issued);
+  g.other_ns[static_cast<int>(OtherReason::DataLoading)] = loading_time(host, s, issued);
+  g.blocking = g.sync_ns > 0 ? largest_blocking(host, s, issued) : nullptr;
   if (!next.launch) {
     g.other_ns[static_cast<int>(OtherReason::Unlinked)] = free_time(host, s, e);
     return;
@@ -149,7 +165,16 @@ void split_gap(Gap& g, HostIndex& index) {
   // switched from one queued op to the next.
   const OtherReason queued = g.duration_ns() <= kDeviceSwitchMaxGapNs ? OtherReason::DeviceSwitch
                                                                       : OtherReason::QueuedWait;
-  g.other_ns[static_cast<int>(queued)] += free_time(host, std::max(b, s), e);
+  g.other_ns[static_cast<int>(queued)] += std::max<std::int64_t>(0, e - std::max(b, s));
+  if (queued == OtherReason::QueuedWait && g.other_ns[static_cast<int>(queued)] > 0) {
+    // The last stream wait issued on the launching thread within 1 ms before the launch.
+    const auto it =
+        std::upper_bound(host.stream_waits.begin(), host.stream_waits.end(), a,
+                         [](std::int64_t t, const HostCall* c) { return t < c->start_ns; });
+    if (it != host.stream_waits.begin() && a - (*std::prev(it))->start_ns <= kLaunchBoundWindowNs) {
+      g.stream_wait = *std::prev(it);
+    }
+  }
 }
 
 }  // namespace

@@ -48,7 +48,9 @@ struct GpuOp {
   std::string op_stack;          // host stack above the launch, outermost first
 };
 
-enum class HostCallKind { Sync, SyncCopy, ScalarRead, DataLoader };
+// StreamWait (cuda/hipStreamWaitEvent) does not block the host: it makes the stream wait, so it
+// only explains queued wait (Gap::stream_wait).
+enum class HostCallKind { Sync, SyncCopy, ScalarRead, DataLoader, StreamWait };
 
 struct HostCall {
   HostCallKind kind = HostCallKind::Sync;
@@ -79,6 +81,9 @@ struct Gap {
   const GpuOp* before = nullptr;       // the op whose end opens the gap
   const GpuOp* after = nullptr;        // the op whose start closes it
   const HostCall* blocking = nullptr;  // the sync call overlapping the gap most, if any
+  // With queued wait: the last stream wait the launching thread issued within 1 ms before it
+  // launched the op that ends the gap (the likely dependency), if any.
+  const HostCall* stream_wait = nullptr;
   std::int64_t duration_ns() const { return end_ns - start_ns; }
   std::int64_t other_total_ns() const;
   IdleCause dominant() const;  // the largest share (ties: sync, launch-bound, other)

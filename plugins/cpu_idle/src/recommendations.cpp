@@ -37,6 +37,7 @@ Json gap_json(const Gap& g, std::int64_t origin_ns) {
   j["blocking_call"] = g.blocking != nullptr ? g.blocking->name : std::string();
   j["blocking_cpu_op"] = g.blocking != nullptr ? g.blocking->op_name : std::string();
   j["blocking_host_stack"] = g.blocking != nullptr ? g.blocking->op_stack : std::string();
+  j["stream_wait_call"] = g.stream_wait != nullptr ? g.stream_wait->name : std::string();
   return j;
 }
 

@@ -35,6 +35,7 @@ std::optional<HostCallKind> call_kind(std::string_view kind) {
   if (kind == "sync_copy") return HostCallKind::SyncCopy;
   if (kind == "scalar_read") return HostCallKind::ScalarRead;
   if (kind == "data_loader") return HostCallKind::DataLoader;
+  if (kind == "stream_wait") return HostCallKind::StreamWait;
   return std::nullopt;
 }
 

@@ -186,6 +186,24 @@ TEST_CASE("cpu_idle attribution without host launches or without GPU ops",
     REQUIRE(cands.size() == 1);  // the device switch names no mechanism
     CHECK(cands[0].mechanism == ci::Mechanism::LaunchBound);
   }
+  SECTION("a blocking call after the next op was issued is queued wait, not synchronization") {
+    // k2 is launched at 20 (call ends at 22, issued at 42) but runs only at 500: its stream
+    // waits on something else. The host enters a synchronous copy at 100 and leaves at 490.
+    // Gap [20, 500): 22 launch-bound (the call and its latency), 458 queued wait, no sync.
+    std::string e = op_launch("k1", 1, 0, 10, 10) + op_launch("k2", 2, 20, 500, 10);
+    e += event("cuda_runtime", "hipMemcpyWithStream", 100, 390);
+    e += event("cuda_runtime", "hipStreamWaitEvent", 15, 1);  // the stream waits from here
+    auto in = inputs_of(it::trace_document(e));
+    const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+    REQUIRE(b.gaps.size() == 1);
+    CHECK(b.sync_ns == 0);
+    CHECK(b.gaps[0].blocking == nullptr);
+    REQUIRE(b.gaps[0].stream_wait != nullptr);  // issued 5 us before the launch
+    CHECK(b.gaps[0].stream_wait->name == "hipStreamWaitEvent");
+    CHECK(b.launch_bound_ns == 22'000);
+    CHECK(b.other_ns[kQueued] == 458'000);
+    CHECK(b.gaps[0].dominant() == ci::IdleCause::Other);
+  }
   SECTION("a trace with no GPU ops has no gaps") {
     auto in = inputs_of(it::trace_document(event("cpu_op", "aten::add", 0, 5)));
     CHECK(in.present);

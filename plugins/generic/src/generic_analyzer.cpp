@@ -44,6 +44,29 @@ void add_sub_category_column(findings::Document& doc) {
   }
 }
 
+// Kernel name -> the graph launch that replayed it (the first launch holding it; the count is over
+// all launches that hold it), from the trace's serving summary when the run has one.
+GraphReplayCallers graph_replay_callers(const ModelView& model) {
+  GraphReplayCallers out;
+  const JsonView replays = model.document("trace/serving_summary.json")["graph_replays"];
+  for (size_t i = 0; i < replays.size(); ++i) {
+    const JsonView r = replays[i];
+    const JsonView kernels = r["kernels"];
+    for (size_t k = 0; k < kernels.size(); ++k) {
+      auto [it, inserted] = out.try_emplace(std::string(kernels[k]["name"].as_string()));
+      GraphReplayCaller& c = it->second;
+      if (inserted) {
+        c.launch = std::string(r["launch"].as_string());
+        c.caller = std::string(r["caller"].as_string());
+        c.step = std::string(r["step"].as_string());
+        c.kernels_per_launch = r["kernel_count"].as_int();
+      }
+      c.launches += 1;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 GenericRun run_generic_analysis(const ModelView& model, const GenericRunOptions& options) {
@@ -61,7 +84,7 @@ GenericRun run_generic_analysis(const ModelView& model, const GenericRunOptions&
   const compute::CategoryInputs inputs(model, options.category);
   GenericRun run;
   run.analysis = compute::analyze_category(inputs, analysis);
-  const GenericProse prose;
+  const GenericProse prose(compat, compat ? GraphReplayCallers{} : graph_replay_callers(model));
   if (run.analysis.status == compute::AnalysisStatus::Error) {
     const auto problem = inputs.problem();
     if (compat && (problem == compute::InputProblem::CsvMissing ||

@@ -9,8 +9,8 @@
 #include "loupe/core/prepare/perf_model.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
 #include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/step_labels.hpp"
 #include "prepare_test_support.hpp"
-#include "step_counts.hpp"
 
 namespace perf = loupe::core::prepare::perf;
 namespace tr = loupe::core::trace;
@@ -35,7 +35,7 @@ using loupe::test::model_param;
 
 TEST_CASE("step labels: the detailed vLLM, SGLang and ATOM labels carry token counts",
           "[perf_model][serving]") {
-  const auto vllm = perf::step_token_counts(kVllmStep);
+  const auto vllm = tr::step_token_counts(kVllmStep);
   REQUIRE(vllm);
   CHECK(vllm->c_sq == 8155);
   CHECK(vllm->c_sk == 8430);
@@ -46,7 +46,7 @@ TEST_CASE("step labels: the detailed vLLM, SGLang and ATOM labels carry token co
   CHECK(vllm->g_sqsq == 37);
   CHECK(vllm->g_sqsk == 34489);
 
-  const auto sglang = perf::step_token_counts(
+  const auto sglang = tr::step_token_counts(
       "step[MIXED bs=2 c=1 g=1 c_sq=5 c_sk=8 c_sqsq=25 c_sqsk=40 g_sq=1 g_sk=12 g_sqsq=1 "
       "g_sqsk=12]");
   REQUIRE(sglang);
@@ -54,25 +54,25 @@ TEST_CASE("step labels: the detailed vLLM, SGLang and ATOM labels carry token co
   CHECK(sglang->c_sqsk == 40);
   CHECK(sglang->g_sk == 12);
 
-  const auto atom_prefill = perf::step_token_counts(
+  const auto atom_prefill = tr::step_token_counts(
       "prefill[bs=2 tok=14721 ctx=[7803, 6918] sqsq=108745533 sqsk=108745533 sk=14721]");
   REQUIRE(atom_prefill);
   CHECK(atom_prefill->c_sq == 14721);
   CHECK(atom_prefill->c_sqsq == 108745533);
   CHECK(atom_prefill->g_sq == 0);
   const auto atom_decode =
-      perf::step_token_counts("decode[bs=32 tok=128 d=32 spec=3 sqsq=512 sqsk=262144 sk=65536]");
+      tr::step_token_counts("decode[bs=32 tok=128 d=32 spec=3 sqsq=512 sqsk=262144 sk=65536]");
   REQUIRE(atom_decode);
   CHECK(atom_decode->g_sq == 128);
   CHECK(atom_decode->g_sk == 65536);
   CHECK(atom_decode->c_sq == 0);
 
   // Native labels (no sq/sk sums) and anything else carry no counts.
-  CHECK_FALSE(perf::step_token_counts("execute_context_2(14721)_generation_0(0)"));
-  CHECK_FALSE(perf::step_token_counts("step[DECODE bs=64]"));
-  CHECK_FALSE(perf::step_token_counts("decode[bs=64 tok=64 d=64]"));
-  CHECK_FALSE(perf::step_token_counts("NA"));
-  CHECK_FALSE(perf::step_token_counts(""));
+  CHECK_FALSE(tr::step_token_counts("execute_context_2(14721)_generation_0(0)"));
+  CHECK_FALSE(tr::step_token_counts("step[DECODE bs=64]"));
+  CHECK_FALSE(tr::step_token_counts("decode[bs=64 tok=64 d=64]"));
+  CHECK_FALSE(tr::step_token_counts("NA"));
+  CHECK_FALSE(tr::step_token_counts(""));
 }
 
 TEST_CASE("vllm::unified_attention_with_output: one step of chunked prefill and decode",

@@ -1,6 +1,7 @@
 // Serving-engine attention (TraceLens's InferenceAttention; vllm::unified_attention_with_output):
 // one kernel runs a whole step's attention, chunked prefill and decode together, so its work
-// follows from the step's token counts (step_counts.hpp), not from the op's shapes alone.
+// follows from the step's token counts (loupe/core/trace/step_labels.hpp), not from the op's shapes
+// alone.
 //   Q [N_Q, H_Q, d_qk], K [..., N_KV, H_KV, d_v] from Input Dims[0] and [1].
 //   flops = H_Q * (2 * c_sqsk - c_sqsq) * (d_qk + d_v)  (causal within the current chunk)
 //         + H_Q * 2 * g_sqsk * (d_qk + d_v)
@@ -8,15 +9,15 @@
 //           the KV dtype.
 // Without a detailed step annotation the model has no numbers (the row keeps no metrics); a
 // step with neither context nor generation tokens is not modeled (the row is dropped).
+#include "loupe/core/trace/step_labels.hpp"
 #include "model_support.hpp"
-#include "step_counts.hpp"
 
 namespace loupe::core::prepare::perf::detail {
 
 FamilyOutput inference_attention_model(ModelClass /*model*/, std::string_view name,
                                        const OpArgs& args, Direction direction) {
   const auto counts =
-      args.step_annotation ? step_token_counts(*args.step_annotation) : std::nullopt;
+      args.step_annotation ? trace::step_token_counts(*args.step_annotation) : std::nullopt;
   if (!counts) fail(std::string(name).append(": no step annotation with token counts"));
   const Json& dims = required(args.input_dims, "Input Dims");
   const Shape q = shape_of(at(dims, 0, "Input Dims"), "Q");

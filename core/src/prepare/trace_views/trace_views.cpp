@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "loupe/core/prepare/multi_kernel_data.hpp"
+#include "loupe/core/prepare/serving_summary.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 
 namespace loupe::core::prepare {
@@ -223,6 +224,7 @@ std::string_view host_call_kind(const trace::TraceModel& model, Uid uid) {
   const std::string_view name = model.name(uid);
   if (trace::is_runtime_category(e.category)) {
     if (name.find("Synchronize") != std::string_view::npos) return "sync";
+    if (name.find("StreamWaitEvent") != std::string_view::npos) return "stream_wait";
     if (name.find("emcpy") != std::string_view::npos &&
         name.find("Async") == std::string_view::npos) {
       return "sync_copy";
@@ -269,14 +271,22 @@ std::shared_ptr<const CsvTable> host_calls_table(const trace::TraceModel& model,
 }  // namespace
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree) {
-  return {gpu_events_table(model, tree), op_kernels_table(model, tree),
-          host_calls_table(model, tree)};
+  TraceViews views{gpu_events_table(model, tree), op_kernels_table(model, tree),
+                   host_calls_table(model, tree), nullptr};
+  if (const ServingSummary serving = build_serving_summary(model, tree); !serving.empty()) {
+    views.serving_summary =
+        parse_json_document(loupe::dump_python_json(serving_summary_json(serving), 0));
+  }
+  return views;
 }
 
 void install_trace_views(Model& model, const TraceViews& views) {
   model.set_table("trace/gpu_events.csv", views.gpu_events);
   model.set_table("trace/op_kernels.csv", views.op_kernels);
   if (views.host_calls) model.set_table("trace/host_calls.csv", views.host_calls);
+  if (views.serving_summary) {
+    model.set_document("trace/serving_summary.json", views.serving_summary);
+  }
 }
 
 }  // namespace loupe::core::prepare

@@ -3,9 +3,9 @@
 //
 //  * "trace/gpu_events.csv" — one row per GPU op (kernel, gpu_memcpy, gpu_memset), linked or
 //    not, in trace order: uid, kind (kernel | memcpy | memset | communication, the GPU
-//    timeline classes of docs/contracts/trace_model.md §3.2 with memsets split out), name, device (pid),
-//    stream, ts_ns, dur_ns (exact integer nanoseconds), linked (True/False: reached from a host
-//    launch), launcher_uid / launcher_name (the runtime call), op_uid / op_name (nearest
+//    timeline classes of docs/contracts/trace_model.md §3.2 with memsets split out), name, device
+//    (pid), stream, ts_ns, dur_ns (exact integer nanoseconds), linked (True/False: reached from a
+//    host launch), launcher_uid / launcher_name (the runtime call), op_uid / op_name (nearest
 //    cpu_op above the launch), memcpy_direction (D2H | H2D | D2D | other, memcpys only),
 //    bytes (args.bytes when the trace records it), then launcher_ts_ns / launcher_dur_ns /
 //    launcher_tid (the runtime call's time and host thread) and op_stack (the cpu_op names
@@ -16,9 +16,12 @@
 //    kernel_uids (space-separated, §2.6 order).
 //  * "trace/host_calls.csv" — host events that can hold the GPU idle: one row per runtime
 //    synchronize call (kind sync), synchronous memcpy call (sync_copy: a memcpy runtime call
-//    without "Async"), aten::_local_scalar_dense / aten::item (scalar_read) and DataLoader
-//    iteration annotation (data_loader), in trace order: uid, kind, name, pid, tid, ts_ns,
-//    dur_ns, op_uid / op_name (nearest cpu_op above), op_stack (as in gpu_events).
+//    without "Async"), a stream's wait on an event (stream_wait: cuda/hipStreamWaitEvent, which
+//    blocks the stream, not the host), aten::_local_scalar_dense / aten::item (scalar_read) and
+//    DataLoader iteration annotation (data_loader), in trace order: uid, kind, name, pid, tid,
+//    ts_ns, dur_ns, op_uid / op_name (nearest cpu_op above), op_stack (as in gpu_events).
+//  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
+//    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
 #pragma once
 
 #include <memory>
@@ -34,6 +37,7 @@ struct TraceViews {
   std::shared_ptr<const CsvTable> gpu_events;
   std::shared_ptr<const CsvTable> op_kernels;
   std::shared_ptr<const CsvTable> host_calls;
+  std::shared_ptr<const rapidjson::Document> serving_summary;  // null when there is none
 };
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree);

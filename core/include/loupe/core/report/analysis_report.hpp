@@ -55,6 +55,7 @@ struct AnalysisReportInput {
   PlatformPeaks platform;
   std::vector<HighVarianceOperation> high_variance;
   std::string plot_file;  // the plot to show under the summary ("" for none)
+  Json serving;           // findings.json's `serving` block (null: no section)
 };
 
 std::string build_analysis_report(const AnalysisReportInput& input);
