@@ -16,6 +16,8 @@
 #              loupe_trace_bench)
 #   WORK_DIR   where the traces and outputs go (default: a temporary directory, removed after)
 set -euo pipefail
+# shellcheck source=bench/common.sh
+source "$(dirname "$0")/common.sh"
 build=${1:?usage: $0 BUILD_DIR [SHARED_DIR] [WORK_DIR] [--4g]}
 shared=${2:-$(dirname "$0")/../../shared}
 work=${3:-}
@@ -38,14 +40,6 @@ gen "$work/owlv2_x30.json" 1000       # 30 copies, ~1 GB
 [ "$four_g" = "--4g" ] && gen "$work/owlv2_x121.json" 4000   # 121 copies, ~4 GB
 sync
 
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
-json_mb() {
-  if [ "$(head -c2 "$1" | od -An -tx1 | tr -d ' ')" = "1f8b" ]; then
-    zcat "$1" | wc -c | awk '{printf "%.1f", $1 / 1e6}'
-  else
-    wc -c <"$1" | awk '{printf "%.1f", $1 / 1e6}'
-  fi
-}
 
 echo "Machine: $(nproc) cores; load at start: $(uptime | sed 's/.*load average: //')"
 echo

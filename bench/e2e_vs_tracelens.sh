@@ -9,6 +9,8 @@
 # Prints a markdown table: run, JSON MB, Loupe wall s (median of 3) and peak RSS MB, TraceLens
 # total s, speed-up. EXTRA_TRACEs (e.g. generated large traces) get Loupe's numbers only.
 set -euo pipefail
+# shellcheck source=bench/common.sh
+source "$(dirname "$0")/common.sh"
 loupe=${1:?usage: $0 LOUPE_BINARY [SHARED_DIR] [EXTRA_TRACE...]}
 shared=${2:-$(dirname "$0")/../../shared}
 shift $(( $# >= 2 ? 2 : 1 ))
@@ -16,7 +18,6 @@ readme="$shared/data/reference/README.md"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 
 # seconds and peak RSS (MB) of one analyze run
 measure() {
@@ -28,13 +29,6 @@ measure() {
   cat "$out/time"
 }
 
-json_mb() {
-  if [ "$(head -c2 "$1" | od -An -tx1 | tr -d ' ')" = "1f8b" ]; then
-    zcat "$1" | wc -c | awk '{printf "%.1f", $1 / 1e6}'
-  else
-    wc -c <"$1" | awk '{printf "%.1f", $1 / 1e6}'
-  fi
-}
 
 echo "| run | JSON MB | Loupe wall s (median of 3) | Loupe peak RSS MB | TraceLens total s (median of 3) | speed-up |"
 echo "|---|---|---|---|---|---|"

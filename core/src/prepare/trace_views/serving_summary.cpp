@@ -9,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "host_stack.hpp"
 #include "loupe/kernel_names.hpp"
 
 namespace loupe::core::prepare {
@@ -48,23 +49,6 @@ std::pair<std::int64_t, std::int64_t> busy_and_span(const trace::TraceModel& mod
   }
   total += end - start;
   return {total, last - spans[0].first};
-}
-
-// Host frames above `uid`, outermost first (cpu_op, python_function, user_annotation).
-std::string host_stack(const trace::TraceModel& model, const trace::EventTree& tree, Uid uid) {
-  std::vector<std::string_view> names;
-  for (Uid a = tree.parent(uid); a != trace::kNoUid && names.size() < 8; a = tree.parent(a)) {
-    const Category c = model.event(a).category;
-    if (c == Category::kCpuOp || c == Category::kPythonFunction || c == Category::kUserAnnotation) {
-      names.push_back(model.name(a));
-    }
-  }
-  std::string out;
-  for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    if (!out.empty()) out += " > ";
-    out += *it;
-  }
-  return out;
 }
 
 // The nearest cpu_op above the launch, else the innermost Python frame that is not PyTorch's

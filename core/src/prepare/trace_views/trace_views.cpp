@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "host_stack.hpp"
 #include "loupe/core/prepare/multi_kernel_data.hpp"
 #include "loupe/core/prepare/serving_summary.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
@@ -93,27 +94,6 @@ std::int64_t busy_ns(const trace::TraceModel& model, const std::vector<Uid>& ops
   }
   if (open) total += end - start;
   return total;
-}
-
-// The names of the cpu_op / python_function / user_annotation events above `uid`, outermost
-// first, at most kStackDepth of the innermost ones, joined by " > ".
-constexpr std::size_t kStackDepth = 8;
-std::string host_stack(const trace::TraceModel& model, const trace::EventTree& tree, Uid uid) {
-  std::vector<std::string_view> names;
-  for (Uid a = tree.parent(uid); a != trace::kNoUid && names.size() < kStackDepth;
-       a = tree.parent(a)) {
-    const trace::Category c = model.event(a).category;
-    if (c == trace::Category::kCpuOp || c == trace::Category::kPythonFunction ||
-        c == trace::Category::kUserAnnotation) {
-      names.push_back(model.name(a));
-    }
-  }
-  std::string out;
-  for (auto it = names.rbegin(); it != names.rend(); ++it) {
-    if (!out.empty()) out += " > ";
-    out += *it;
-  }
-  return out;
 }
 
 CsvCell time_or_empty(std::int64_t ns) {
