@@ -80,6 +80,7 @@ Entry cross_rank_entry(const CrossRankCard& c, const RankSetFindingsInput& in, s
 
 Entry per_rank_entry(const std::string& id, std::vector<Sighting> seen, std::size_t order) {
   std::vector<int> ranks;
+  ranks.reserve(seen.size());
   for (const Sighting& s : seen) ranks.push_back(s.rank);
   std::sort(ranks.begin(), ranks.end());
   std::vector<Sighting> quantified;
