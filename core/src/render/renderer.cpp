@@ -402,12 +402,12 @@ std::string render_findings(const Value& doc) {
 }
 
 std::string render_findings_json(std::string_view json_text) {
-  if (json_nesting_exceeds(json_text)) {
-    throw RenderError("findings document nests deeper than " + std::to_string(kMaxJsonDepth) +
-                      " levels");
-  }
   rapidjson::Document doc;
   if (const auto error = parse_json_exact(doc, json_text)) {
+    if (error->too_deep) {
+      throw RenderError("findings document nests deeper than " + std::to_string(kMaxJsonDepth) +
+                        " levels");
+    }
     throw RenderError("findings document is not valid JSON (byte " + std::to_string(error->offset) +
                       ")");
   }
