@@ -1,6 +1,8 @@
-// loupe_trace_bench FILE...: for each trace, in a fresh child process (so peak RSS is the
-// load's own), loads it natively and builds the event tree; prints JSON MB/s (load only and
-// load + tree, and per CPU second of the loading thread), events, peak RSS and RSS / JSON size. For
+// loupe_trace_bench [--parse-threads N] FILE...: for each trace, in a fresh child process (so
+// peak RSS is the load's own), loads it natively and builds the event tree; prints JSON MB/s
+// (load only and load + tree, and per CPU second of the whole load: every thread, the read-ahead
+// and parse workers included), events, peak RSS and RSS / JSON size. --parse-threads is
+// LoadOptions::parse_threads (default 0: one per core; 1: sequential). For
 // gzip files also times `zcat FILE` (to /dev/null) and our inflate alone, for comparison.
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -26,11 +28,11 @@ double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-// CPU seconds (user + system) used so far by the calling thread alone: the parsing thread's
-// own cost, unaffected by other processes on a shared machine or by the read-ahead thread.
-double thread_cpu_seconds() {
+// CPU seconds (user + system) used so far by the process (all its threads): the load's own
+// cost, unaffected by other processes on a shared machine.
+double process_cpu_seconds() {
   rusage u{};
-  getrusage(RUSAGE_THREAD, &u);
+  getrusage(RUSAGE_SELF, &u);
   return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
          static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
@@ -84,21 +86,27 @@ double time_command(const std::string& cmd) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::cerr << "usage: loupe_trace_bench FILE...\n";
+  tr::LoadOptions options;
+  int first = 1;
+  if (argc > 2 && std::string(argv[1]) == "--parse-threads") {
+    options.parse_threads = static_cast<unsigned>(std::stoul(argv[2]));
+    first = 3;
+  }
+  if (argc <= first) {
+    std::cerr << "usage: loupe_trace_bench [--parse-threads N] FILE...\n";
     return 2;
   }
   std::printf("%-40s %9s %9s %10s %10s %10s %12s %9s %9s %8s\n", "file", "json MB", "events",
               "load MB/s", "+tree MB/s", "cpu MB/s", "peak RSS MB", "RSS/json", "zcat MB/s",
               "vs zcat");
-  for (int i = 1; i < argc; ++i) {
+  for (int i = first; i < argc; ++i) {
     const std::string path = argv[i];
     const Measure m = in_child([&](double* out) {
       const auto t0 = Clock::now();
-      const double c0 = thread_cpu_seconds();
-      const tr::LoadResult r = tr::load_trace(path);
+      const double c0 = process_cpu_seconds();
+      const tr::LoadResult r = tr::load_trace(path, options);
       out[0] = since(t0);
-      out[4] = thread_cpu_seconds() - c0;
+      out[4] = process_cpu_seconds() - c0;
       if (r.error) {
         std::cerr << path << ": " << r.error->describe() << "\n";
         _exit(1);

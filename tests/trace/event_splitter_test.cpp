@@ -12,6 +12,7 @@
 
 namespace tr = loupe::core::trace;
 using loupe::test::trace::gzip;
+using loupe::test::trace::model_dump;
 using loupe::test::trace::small_trace;
 using loupe::test::trace::wrap_events;
 
@@ -23,31 +24,6 @@ std::size_t end_of(const std::string& text, std::size_t pos = 0) {
 
 tr::TokenizeStatus tokenize(const std::string& text, tr::ValueTokenizer& tok) {
   return tok.tokenize(text.data(), text.data() + text.size());
-}
-
-// Everything the model exposes per event, as text, for comparing two loads.
-std::string dump(const tr::LoadResult& r) {
-  std::string out;
-  const auto& m = r.model;
-  for (tr::Uid u = 0; u < m.event_count(); ++u) {
-    const auto& e = m.event(u);
-    out += std::to_string(e.ts_ns) + " " + std::to_string(e.dur_ns) + " " + std::string(m.name(u)) +
-           " " + std::string(m.str(e.cat)) + " " + std::to_string(e.flags) + " " +
-           std::to_string(static_cast<int>(e.phase)) + " " + std::to_string(e.thread);
-    if (const auto d = m.detail(u)) {
-      out += " ids " + std::to_string(d->correlation) + "," + std::to_string(d->external_id) + "," +
-             std::to_string(d->sequence) + "," + std::to_string(d->flow_id);
-    }
-    for (const auto& p : m.args(u)) {
-      out += " " + std::string(m.str(p.key)) + "=" + m.arg_value_text(p);
-    }
-    out += "\n";
-  }
-  for (const auto& [k, v] : m.trace_metadata()) out += k + ":" + v + "\n";
-  for (const auto& s : m.diagnostics().samples) out += s + "\n";
-  out += "warnings " + std::to_string(m.diagnostics().total()) + "\n";
-  if (r.error) out += "error " + r.error->describe() + "\n";
-  return out;
 }
 
 }  // namespace
@@ -130,14 +106,14 @@ TEST_CASE("loads split into tiny chunks equal one-block loads", "[trace][splitte
   };
   for (const std::string& text : texts) {
     INFO(text);
-    const std::string whole = dump(tr::load_trace_bytes(text));
+    const std::string whole = model_dump(tr::load_trace_bytes(text));
     for (const std::size_t chunk : {1u, 2u, 3u, 7u, 16u}) {
       tr::LoadOptions options;
       options.chunk_bytes = chunk;
       INFO(chunk);
-      CHECK(dump(tr::load_trace_bytes(text, options)) == whole);
+      CHECK(model_dump(tr::load_trace_bytes(text, options)) == whole);
       options.read_ahead = false;
-      CHECK(dump(tr::load_trace_bytes(gzip(text), options)) == whole);
+      CHECK(model_dump(tr::load_trace_bytes(gzip(text), options)) == whole);
     }
   }
 }

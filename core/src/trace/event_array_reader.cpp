@@ -100,7 +100,8 @@ std::optional<LoadError> EventArrayReader::read_element() {
   }
 }
 
-std::optional<LoadError> EventArrayReader::run(std::string_view initial, std::uint64_t base) {
+std::optional<LoadError> EventArrayReader::run(std::string_view initial, std::uint64_t base,
+                                               ArrayEntry entry) {
   base_ = base;
   pos_ = 0;
   size_ = initial.size();
@@ -109,13 +110,21 @@ std::optional<LoadError> EventArrayReader::run(std::string_view initial, std::ui
   if (!initial.empty()) std::memcpy(buf_.data(), initial.data(), initial.size());
   position_.chunk = nullptr;
 
-  if (!skip_ws()) return error_at(pos_, rapidjson::kParseErrorValueInvalid, false);
-  if (buf_[pos_] == ']') {
-    ++pos_;
-    return std::nullopt;
+  if (entry != ArrayEntry::kAfterElement) {
+    if (!skip_ws()) return error_at(pos_, rapidjson::kParseErrorValueInvalid, false);
+    if (buf_[pos_] == ']') {
+      if (entry == ArrayEntry::kAfterComma)
+        return error_at(pos_, rapidjson::kParseErrorValueInvalid, false);
+      ++pos_;
+      return std::nullopt;
+    }
   }
+  bool element_next = entry != ArrayEntry::kAfterElement;
   while (true) {
-    if (auto err = read_element()) return err;
+    if (element_next) {
+      if (auto err = read_element()) return err;
+    }
+    element_next = true;
     if (!skip_ws())
       return error_at(pos_, rapidjson::kParseErrorArrayMissCommaOrSquareBracket, false);
     const char c = buf_[pos_];

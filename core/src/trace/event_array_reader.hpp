@@ -19,6 +19,10 @@
 
 namespace loupe::core::trace {
 
+// Where in the array the reader starts: just after the `[`, just after a `,` (an element must
+// follow), or just after an element (a `,` or the `]` must follow).
+enum class ArrayEntry : std::uint8_t { kArrayStart, kAfterComma, kAfterElement };
+
 class EventArrayReader {
  public:
   EventArrayReader(ByteSource& source, TraceModelBuilder& builder, ReadPosition& position)
@@ -27,7 +31,9 @@ class EventArrayReader {
   // `initial`: the bytes just after the array's `[`, at JSON offset `base`; more come from the
   // source. Reads every element and the closing `]` (the builder sees the elements, not the
   // brackets). On success the unread bytes are rest() at rest_offset().
-  std::optional<LoadError> run(std::string_view initial, std::uint64_t base);
+  // `entry` says where in the array `initial` starts (the parallel reader resumes mid-array).
+  std::optional<LoadError> run(std::string_view initial, std::uint64_t base,
+                               ArrayEntry entry = ArrayEntry::kArrayStart);
   std::string_view rest() const { return {buf_.data() + pos_, size_ - pos_}; }
   std::uint64_t rest_offset() const { return base_ + pos_; }
   // Whether the source is exhausted (rest() is then all that is left).

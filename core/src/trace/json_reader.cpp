@@ -2,11 +2,13 @@
 
 #include <rapidjson/reader.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "chunk_stream.hpp"
-#include "event_array_reader.hpp"
+#include "parallel_event_reader.hpp"
 #include "parse_error_text.hpp"
 #include "read_position.hpp"
 #include "trace_model_builder.hpp"
@@ -71,6 +73,11 @@ class SpliceSource final : public ByteSource {
 // traceEvents array so that RapidJSON resumes in the state "after a member value".
 constexpr std::string_view kResumeObject = "{\"\":0";
 
+unsigned parse_threads(const LoadOptions& options) {
+  if (options.parse_threads != 0) return options.parse_threads;
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
+
 LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options) {
   LoadResult result;
   result.gzip = raw->is_gzip();
@@ -79,7 +86,8 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
   ReadPosition position;
   TraceModelBuilder builder(result.model, [&position] { return position.now(); });
   builder.set_pause_at_events(true);
-  EventArrayReader events(source, builder, position);
+  ParallelEventReader events(source, builder, position, parse_threads(options),
+                             options.parse_block_bytes);
 
   std::unique_ptr<SpliceSource> splice;
   auto stream = std::make_unique<ChunkStream>(source);
@@ -159,6 +167,7 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
                                     std::to_string(source.ignored_trailing_bytes()) +
                                         " bytes after the last gzip member ignored");
   }
+  result.parallel_blocks = events.parallel_blocks();
   result.json_bytes = source.bytes();
   result.input_bytes = source.input_bytes_consumed();
   return result;

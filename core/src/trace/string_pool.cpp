@@ -70,8 +70,13 @@ StringId StringPool::find(std::string_view text) const {
   }
 }
 
-StringId StringPool::intern(std::string_view text) {
-  const std::uint64_t h = hash_bytes(text);
+StringId StringPool::intern(std::string_view text) { return intern_hashed(text, hash_bytes(text)); }
+
+StringId StringPool::intern_from(const StringPool& other, StringId id) {
+  return intern_hashed(other.views_[id], other.hashes_[id]);
+}
+
+StringId StringPool::intern_hashed(std::string_view text, std::uint64_t h) {
   const std::size_t mask = table_.size() - 1;
   std::size_t slot = h & mask;
   for (;; slot = (slot + 1) & mask) {

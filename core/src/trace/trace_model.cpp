@@ -223,6 +223,7 @@ void TraceDiagnostics::warn(Warning w, std::uint64_t offset, const std::string& 
   auto& n = warnings[static_cast<int>(w)];
   if (n == 0 && samples.size() < 32) {
     samples.push_back("byte " + std::to_string(offset) + ": " + what);
+    sample_kinds.push_back(w);
   }
   ++n;
 }

@@ -714,10 +714,10 @@ void TraceModelBuilder::commit_event() {
                              "event without ph (kept)");
   }
   if (ev_.cat != kNoString) {
-    if (cat_cache_.size() <= ev_.cat) {
-      cat_cache_.resize(ev_.cat + 1u, 0xFF);
+    if (cat_cache_.size() <= ev_.cat) cat_cache_.resize(ev_.cat + 1u, 0xFF);
+    // (append_block may have grown the counts past the cache.)
+    if (model_.cat_string_counts_.size() <= ev_.cat)
       model_.cat_string_counts_.resize(ev_.cat + 1u, 0);
-    }
     if (cat_cache_[ev_.cat] == 0xFF) {
       cat_cache_[ev_.cat] =
           static_cast<std::uint8_t>(category_from_string(model_.strings_.view(ev_.cat)));
@@ -759,16 +759,27 @@ void TraceModelBuilder::commit_event() {
   if (e.phase == Phase::kMetadata && e.thread != kNoIndex) {
     ThreadInfo& t = model_.threads_[e.thread];
     const std::string_view n = model_.str(e.name);
-    if (n == "process_name" && ev_.meta_name != kNoString)
+    ThreadMetaField assigned = ThreadMetaField::kNone;
+    if (n == "process_name" && ev_.meta_name != kNoString) {
       t.process_name = ev_.meta_name;
-    else if (n == "thread_name" && ev_.meta_name != kNoString)
+      assigned = ThreadMetaField::kProcessName;
+    } else if (n == "thread_name" && ev_.meta_name != kNoString) {
       t.thread_name = ev_.meta_name;
-    else if (n == "process_labels" && ev_.meta_labels != kNoString)
+      assigned = ThreadMetaField::kThreadName;
+    } else if (n == "process_labels" && ev_.meta_labels != kNoString) {
       t.process_labels = ev_.meta_labels;
-    else if (n == "process_sort_index")
+      assigned = ThreadMetaField::kProcessLabels;
+    } else if (n == "process_sort_index") {
       t.process_sort_index = ev_.sort_index;
-    else if (n == "thread_sort_index")
+      assigned = ThreadMetaField::kProcessSortIndex;
+    } else if (n == "thread_sort_index") {
       t.thread_sort_index = ev_.sort_index;
+      assigned = ThreadMetaField::kThreadSortIndex;
+    }
+    if (assigned != ThreadMetaField::kNone) {
+      if (thread_meta_assigned_.size() <= e.thread) thread_meta_assigned_.resize(e.thread + 1u, 0);
+      thread_meta_assigned_[e.thread] |= static_cast<std::uint8_t>(assigned);
+    }
   }
   ++model_.category_counts_[static_cast<int>(e.category)];
   model_.events_.push_back(e);

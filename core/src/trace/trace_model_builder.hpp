@@ -41,6 +41,19 @@ class TraceModelBuilder {
   bool EndArray(rapidjson::SizeType count);
 
   bool saw_trace_events() const { return saw_trace_events_; }
+
+  // Parallel parse (parallel_event_reader.hpp). A block builder starts inside the traceEvents
+  // array, at the main builder's nesting depth, and fills its own model; the main builder then
+  // appends the blocks' models in file order, so that its model is exactly the one a single
+  // pass would have built (same string ids, thread order, warnings and samples).
+  void start_in_event_array(std::size_t nesting) {
+    ctx_ = Ctx::kEvents;
+    saw_trace_events_ = true;
+    nesting_ = nesting;
+  }
+  std::size_t nesting() const { return nesting_; }
+  // Appends the events `block` read (trace_model_merge.cpp).
+  void append_block(const TraceModelBuilder& block);
   bool top_is_array() const { return top_is_array_; }
 
   // Fast-path hand-off (json_reader.cpp): when set, the handler stops the parse right after
@@ -65,6 +78,15 @@ class TraceModelBuilder {
 
  private:
   enum class Ctx : std::uint8_t { kTop, kTopObject, kEvents, kEvent, kArgs, kDone };
+  // The ThreadInfo fields an `M` event assigned (bits of thread_meta_assigned_).
+  enum class ThreadMetaField : std::uint8_t {
+    kNone = 0,
+    kProcessName = 1,
+    kThreadName = 2,
+    kProcessLabels = 4,
+    kProcessSortIndex = 8,
+    kThreadSortIndex = 16,
+  };
   enum class Field : std::uint8_t { kPh, kCat, kName, kPid, kTid, kTs, kDur, kId, kArgs, kOther };
   enum class Capture : std::uint8_t { kNone, kTopMeta, kArg, kDiscard, kNonObjectEvent };
   enum class ArgKey : std::uint8_t {
@@ -147,6 +169,8 @@ class TraceModelBuilder {
   std::unordered_map<ThreadKey, std::uint32_t, ThreadKeyHash> thread_index_;
   std::uint32_t last_thread_ = kNoIndex;
   std::vector<std::uint8_t> cat_cache_;  // StringId -> Category (0xFF = not yet mapped)
+  // Per thread index: the ThreadMetaField bits some `M` event assigned (last one wins).
+  std::vector<std::uint8_t> thread_meta_assigned_;
   std::string escaped_;
   std::vector<std::uint8_t> record_;  // the detail record being encoded
   std::string fatal_message_;

@@ -15,6 +15,10 @@ namespace loupe::core::trace {
 struct LoadOptions {
   bool read_ahead = true;              // inflate / read on a second thread while parsing
   std::size_t chunk_bytes = 1u << 20;  // JSON text read (or inflated) per step
+  // Threads that parse the traceEvents array (docs/performance.md, "Parallel parse"): 0 = one
+  // per core (at most 8), 1 = sequential. The model, warnings and errors do not depend on it.
+  unsigned parse_threads = 0;
+  std::size_t parse_block_bytes = 4u << 20;  // JSON text per parallel block
   // Called about every 64 MiB of JSON text with (JSON bytes so far, file bytes so far).
   std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
@@ -32,6 +36,7 @@ struct LoadResult {
   std::uint64_t json_bytes = 0;    // JSON text bytes read (decompressed)
   std::uint64_t input_bytes = 0;   // file bytes read
   bool gzip = false;
+  std::size_t parallel_blocks = 0;  // blocks of traceEvents parsed by workers (0: sequential)
 };
 
 // Throws std::runtime_error only when the file cannot be opened; every problem of the content

@@ -17,6 +17,8 @@ class StringPool {
 
   // The id of `text`, adding it on first sight.
   StringId intern(std::string_view text);
+  // The id here of string `id` of `other` (adding it on first sight), reusing its hash.
+  StringId intern_from(const StringPool& other, StringId id);
   // The id of `text` if it was interned, else kNoString.
   StringId find(std::string_view text) const;
   std::string_view view(StringId id) const { return views_[id]; }
@@ -26,6 +28,7 @@ class StringPool {
 
  private:
   std::string_view store(std::string_view text);
+  StringId intern_hashed(std::string_view text, std::uint64_t hash);
   void grow_table();
 
   std::vector<std::unique_ptr<char[]>> blocks_;  // small strings, packed

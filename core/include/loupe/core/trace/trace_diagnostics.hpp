@@ -29,6 +29,7 @@ struct TraceDiagnostics {
   std::uint64_t warnings[static_cast<int>(Warning::kCount)] = {};
   // The first few warnings with their byte offset in the JSON text, for messages.
   std::vector<std::string> samples;
+  std::vector<Warning> sample_kinds;  // the kind of each sample (same order)
 
   void warn(Warning w, std::uint64_t offset, const std::string& what);
   std::uint64_t count(Warning w) const { return warnings[static_cast<int>(w)]; }
