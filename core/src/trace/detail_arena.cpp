@@ -15,6 +15,17 @@ void DetailArena::new_block(std::size_t min_bytes) {
   }
   used_ = 0;
   capacity_ = size;
+  if (blocks_.size() == 1) first_capacity_ = size;
+}
+
+void DetailArena::clear() {
+  if (blocks_.empty()) return;
+  blocks_.resize(1);
+  slots_.resize(first_capacity_ >> kSlotShift);
+  cur_ = blocks_.front().get();
+  used_ = 0;
+  capacity_ = first_capacity_;
+  cur_address_ = 0;
 }
 
 std::uint64_t DetailArena::append(const std::uint8_t* bytes, std::size_t n) {

@@ -45,10 +45,10 @@ bool read_element(std::string_view text, std::size_t& pos, ValueTokenizer& token
 
 }  // namespace
 
-BlockParse parse_event_block(const EventBlock& block, std::size_t nesting,
-                             const std::atomic<bool>& cancel) {
+BlockParse parse_event_block(const EventBlock& block, std::unique_ptr<TraceModel> model,
+                             std::size_t nesting, const std::atomic<bool>& cancel) {
   BlockParse out;
-  out.model = std::make_unique<TraceModel>();
+  out.model = std::move(model);
   out.position = std::make_unique<ReadPosition>();
   ReadPosition& position = *out.position;
   out.builder =

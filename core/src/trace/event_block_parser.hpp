@@ -39,9 +39,9 @@ struct BlockParse {
   ArrayEntry resume = ArrayEntry::kAfterComma;
 };
 
-// Parses `block` with a builder at nesting depth `nesting` (the main builder's). Stops early,
-// as kStopped at the next element, once `cancel` is set.
-BlockParse parse_event_block(const EventBlock& block, std::size_t nesting,
-                             const std::atomic<bool>& cancel);
+// Parses `block` into `model` (empty) with a builder at nesting depth `nesting` (the main
+// builder's). Stops early, as kStopped at the next element, once `cancel` is set.
+BlockParse parse_event_block(const EventBlock& block, std::unique_ptr<TraceModel> model,
+                             std::size_t nesting, const std::atomic<bool>& cancel);
 
 }  // namespace loupe::core::trace

@@ -56,8 +56,8 @@ std::uint64_t ParallelEventReader::rest_offset() const {
   return sequential_ ? sequential_->rest_offset() : rest_offset_;
 }
 
-std::optional<LoadError> ParallelEventReader::run_sequential(std::string text, std::uint64_t base,
-                                                             ArrayEntry entry) {
+std::optional<LoadError> ParallelEventReader::run_sequential(std::string_view text,
+                                                             std::uint64_t base, ArrayEntry entry) {
   sequential_ = std::make_unique<EventArrayReader>(source_, builder_, position_);
   return sequential_->run(text, base, entry);
 }
@@ -92,26 +92,18 @@ std::optional<EventBlock> ParallelEventReader::next_block() {
   const std::size_t cap = std::max(block_bytes_ * kMaxBlockGrowth, kMinBlockCap);
   // The block ends at the last separator that starts by block_bytes_, else at the first one
   // after it (pending_ grows until one is read, up to kMaxBlockGrowth blocks).
-  std::size_t cut = pending_.size();
-  const std::size_t before = pending_.rfind(separator_, block_bytes_);
-  if (before != std::string::npos && before > 0) {
-    cut = before + separator_.size() - 1;
-  } else {
+  const std::size_t cut = [&] {
+    const std::size_t before = pending_.rfind(separator_, block_bytes_);
+    if (before != std::string::npos && before > 0) return before + separator_.size() - 1;
     std::size_t from = 1;
     while (true) {
       const std::size_t at = pending_.find(separator_, from);
-      if (at != std::string::npos) {
-        cut = at + separator_.size() - 1;
-        break;
-      }
+      if (at != std::string::npos) return at + separator_.size() - 1;
       from =
           std::max<std::size_t>(1, pending_.size() - std::min(pending_.size(), separator_.size()));
-      if (pending_.size() > cap || !pull()) {
-        cut = pending_.size();
-        break;
-      }
+      if (pending_.size() > cap || !pull()) return pending_.size();
     }
-  }
+  }();
   EventBlock block;
   block.base = pending_base_;
   block.entry = launched_ == 0 ? ArrayEntry::kArrayStart : ArrayEntry::kAfterComma;
@@ -133,13 +125,21 @@ void ParallelEventReader::launch(EventBlock block) {
   in_flight_.push_back(InFlight{std::move(block), {}});
   InFlight& f = in_flight_.back();
   const std::size_t nesting = builder_.nesting();
-  f.result = std::async(std::launch::async, [this, &block = f.block, nesting] {
-    return parse_event_block(block, nesting, cancel_);
-  });
+  std::unique_ptr<TraceModel> model;
+  if (spare_models_.empty()) {
+    model = std::make_unique<TraceModel>();
+  } else {
+    model = std::move(spare_models_.back());
+    spare_models_.pop_back();
+  }
+  f.result = std::async(std::launch::async,
+                        [this, &block = f.block, nesting, model = std::move(model)]() mutable {
+                          return parse_event_block(block, std::move(model), nesting, cancel_);
+                        });
 }
 
 std::optional<LoadError> ParallelEventReader::run(std::string_view initial, std::uint64_t base) {
-  if (threads_ <= 1) return run_sequential(std::string(initial), base, ArrayEntry::kArrayStart);
+  if (threads_ <= 1) return run_sequential(initial, base, ArrayEntry::kArrayStart);
   pending_.assign(initial);
   pending_base_ = base;
   // The array's first element (or its `]`, or whatever is there instead).
@@ -151,7 +151,7 @@ std::optional<LoadError> ParallelEventReader::run(std::string_view initial, std:
   pending_.erase(0, first);
   pending_base_ += first;
   const auto sequential = [this] {
-    return run_sequential(std::move(pending_), pending_base_, ArrayEntry::kArrayStart);
+    return run_sequential(pending_, pending_base_, ArrayEntry::kArrayStart);
   };
   if (pending_.empty() || pending_[0] != '{') return sequential();
   const auto separator = find_separator();
@@ -168,18 +168,21 @@ std::optional<LoadError> ParallelEventReader::run(std::string_view initial, std:
       }
       if (launched_ == 0 && eof_ && pending_.empty()) {
         // The whole array fits in one block: no thread for it.
-        return run_sequential(std::move(block->text), block->base, ArrayEntry::kArrayStart);
+        return run_sequential(block->text, block->base, ArrayEntry::kArrayStart);
       }
       launch(std::move(*block));
     }
     if (in_flight_.empty()) {
       // Every block ended just after a `,` and the input ended: the sequential reader reports it.
-      return run_sequential(std::move(pending_), pending_base_, ArrayEntry::kAfterComma);
+      return run_sequential(pending_, pending_base_, ArrayEntry::kAfterComma);
     }
     InFlight& front = in_flight_.front();
-    const BlockParse parsed = front.result.get();
+    BlockParse parsed = front.result.get();
     builder_.append_block(*parsed.builder);
     ++parallel_blocks_;
+    parsed.builder.reset();
+    TraceModelBuilder::clear_for_reuse(*parsed.model);
+    spare_models_.push_back(std::move(parsed.model));
     if (parsed.end == BlockEnd::kBoundary) {
       spare_.push_back(std::move(front.block.text));
       spare_.back().clear();
@@ -200,7 +203,7 @@ std::optional<LoadError> ParallelEventReader::run(std::string_view initial, std:
       rest_offset_ = at;
       return std::nullopt;
     }
-    return run_sequential(std::move(text), at, parsed.resume);
+    return run_sequential(text, at, parsed.resume);
   }
 }
 

@@ -60,7 +60,8 @@ class ParallelEventReader {
   std::optional<EventBlock> next_block();
   void launch(EventBlock block);
   void stop_workers();
-  std::optional<LoadError> run_sequential(std::string text, std::uint64_t base, ArrayEntry entry);
+  std::optional<LoadError> run_sequential(std::string_view text, std::uint64_t base,
+                                          ArrayEntry entry);
 
   ByteSource& source_;
   TraceModelBuilder& builder_;
@@ -77,6 +78,7 @@ class ParallelEventReader {
   std::size_t launched_ = 0;
   std::size_t parallel_blocks_ = 0;
   std::vector<std::string> spare_;  // emptied block buffers, reused for pending_
+  std::vector<std::unique_ptr<TraceModel>> spare_models_;  // appended block models, emptied
 
   std::unique_ptr<EventArrayReader> sequential_;  // when the sequential reader took over
   std::string rest_;                              // else: what follows the `]`

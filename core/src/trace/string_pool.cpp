@@ -1,5 +1,6 @@
 #include "loupe/core/trace/string_pool.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace loupe::core::trace {
@@ -90,6 +91,16 @@ StringId StringPool::intern_hashed(std::string_view text, std::uint64_t h) {
   table_[slot] = id;
   if (views_.size() * 2 > table_.size()) grow_table();
   return id;
+}
+
+void StringPool::clear() {
+  views_.clear();
+  hashes_.clear();
+  std::fill(table_.begin(), table_.end(), kNoString);
+  large_.clear();
+  if (blocks_.size() > 1) blocks_.resize(1);
+  block_used_ = 0;
+  text_bytes_ = 0;
 }
 
 std::size_t StringPool::memory_bytes() const {

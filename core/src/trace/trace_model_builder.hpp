@@ -54,6 +54,9 @@ class TraceModelBuilder {
   std::size_t nesting() const { return nesting_; }
   // Appends the events `block` read (trace_model_merge.cpp).
   void append_block(const TraceModelBuilder& block);
+  // Empties a block's model for the next block, keeping its first blocks of memory (so that
+  // workers do not grow and trim fresh heaps for every block; trace_model_merge.cpp).
+  static void clear_for_reuse(TraceModel& model);
   bool top_is_array() const { return top_is_array_; }
 
   // Fast-path hand-off (json_reader.cpp): when set, the handler stops the parse right after

@@ -8,7 +8,9 @@
 //  * events: names, cats and threads remapped; detail records re-encoded with the new string ids
 //    (ids and inline integers are copied as they are); Uids shifted by the events before;
 //  * warnings: counts added; a block's sample is kept when it is the first of its kind overall.
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "trace_model_builder.hpp"
@@ -103,6 +105,19 @@ void TraceModelBuilder::append_block(const TraceModelBuilder& block) {
     }
   }
   for (int w = 0; w < static_cast<int>(Warning::kCount); ++w) diag.warnings[w] += from.warnings[w];
+}
+
+void TraceModelBuilder::clear_for_reuse(TraceModel& model) {
+  model.events_.clear();
+  model.details_.clear();
+  model.strings_.clear();
+  model.threads_.clear();
+  model.ts_fallback_.clear();
+  model.dur_fallback_.clear();
+  model.metadata_.clear();
+  std::fill(std::begin(model.category_counts_), std::end(model.category_counts_), 0);
+  model.cat_string_counts_.clear();
+  model.diagnostics_ = TraceDiagnostics{};
 }
 
 }  // namespace loupe::core::trace

@@ -21,6 +21,8 @@ class DetailArena {
     return slots_[address >> kSlotShift] + (address & kSlotMask);
   }
   std::size_t memory_bytes() const { return slots_.size() << kSlotShift; }
+  // Empties the arena and keeps its first block for reuse.
+  void clear();
 
  private:
   void new_block(std::size_t min_bytes);
@@ -30,7 +32,8 @@ class DetailArena {
   std::uint8_t* cur_ = nullptr;
   std::size_t used_ = 0;
   std::size_t capacity_ = 0;
-  std::uint64_t cur_address_ = 0;  // address of cur_[0]
+  std::uint64_t cur_address_ = 0;   // address of cur_[0]
+  std::size_t first_capacity_ = 0;  // bytes of blocks_[0]
 };
 
 }  // namespace loupe::core::trace

@@ -35,6 +35,11 @@ class SegmentedVector {
   }
   std::size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
+  // Empties the array and keeps its first segment for reuse.
+  void clear() {
+    if (segments_.size() > 1) segments_.resize(1);
+    size_ = 0;
+  }
   std::size_t memory_bytes() const { return segments_.size() * kSegment * sizeof(T); }
 
  private:

@@ -23,6 +23,8 @@ class StringPool {
   StringId find(std::string_view text) const;
   std::string_view view(StringId id) const { return views_[id]; }
   std::size_t size() const { return views_.size(); }
+  // Forgets every string and keeps the first text block and the table's memory for reuse.
+  void clear();
   // Bytes held by the pool (text blocks + tables), for memory reports.
   std::size_t memory_bytes() const;
 
