@@ -39,8 +39,11 @@ std::optional<core::trace::LoadResult> load_for_analysis(const fs::path& path, b
               << loaded.model.event_count() << " events read before it)\n";
     return std::nullopt;
   }
-  spdlog::info("loaded {} events from {} in {:.2f} s", loaded.model.event_count(), path.string(),
-               seconds_since(start));
+  spdlog::info("loaded {} events from {} in {:.2f} s ({})", loaded.model.event_count(),
+               path.string(), seconds_since(start),
+               loaded.parallel_blocks > 0
+                   ? std::to_string(loaded.parallel_blocks) + " blocks parsed in parallel"
+                   : std::string("parsed on one thread"));
   return loaded;
 }
 
