@@ -158,6 +158,8 @@ TEST_CASE("parallel parse: errors and truncation late in the array", "[trace][pa
       std::string(text).replace(text.find("},\n    {", late), 2, "}\n"),  // missing comma
       std::string(text).replace(text.find("},\n    {", late), 3, "},]"),  // comma before `]`
       std::string(text).replace(late, 1, std::string(600, '[')),          // nesting too deep
+      // A warning (invalid UTF-8) in the element before its error: counted once.
+      std::string(text).replace(late, 19, "\"Ext\xff id\": 500, \"x\": tru,"),
   };
   for (const std::string& t : broken) {
     INFO(t.substr(t.size() > 200 ? t.size() - 200 : 0));

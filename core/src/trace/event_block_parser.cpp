@@ -2,6 +2,10 @@
 
 #include <rapidjson/reader.h>
 
+#include <algorithm>
+#include <array>
+#include <iterator>
+
 #include "span_stream.hpp"
 #include "value_extent.hpp"
 #include "value_tokenizer.hpp"
@@ -12,6 +16,8 @@ namespace {
 
 constexpr unsigned kParseFlags = rapidjson::kParseNumbersAsStringsFlag |
                                  rapidjson::kParseNanAndInfFlag | rapidjson::kParseStopWhenDoneFlag;
+
+constexpr std::size_t kWarningKinds = static_cast<std::size_t>(Warning::kCount);
 
 bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -72,7 +78,15 @@ BlockParse parse_event_block(const EventBlock& block, std::unique_ptr<TraceModel
       return stop(pos, entry);
     }
     const std::size_t element = pos;
+    // An element that fails part-way may have warned already; the sequential reader reads it
+    // again and warns again, so its warnings are taken back here.
+    TraceDiagnostics& diagnostics = out.model->diagnostics();
+    const std::array<std::uint64_t, kWarningKinds> warned = std::to_array(diagnostics.warnings);
+    const std::size_t samples = diagnostics.samples.size();
     if (!read_element(text, pos, tokenizer, builder, position, block.base)) {
+      std::copy(warned.begin(), warned.end(), std::begin(diagnostics.warnings));
+      diagnostics.samples.resize(samples);
+      diagnostics.sample_kinds.resize(samples);
       return stop(element, entry);
     }
     const std::size_t after_element = pos;
