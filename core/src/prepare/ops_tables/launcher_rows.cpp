@@ -17,9 +17,9 @@ std::string thread_field(const trace::TraceModel& model, trace::Uid uid,
 
 }  // namespace
 
-LauncherTable launcher_table(const trace::TraceModel& model, const trace::EventTree& tree) {
+LauncherTable launcher_table(const trace::TraceModel& model,
+                             std::span<const KernelLauncher> launchers) {
   LauncherTable table;
-  const auto launchers = kernel_launchers(model, tree);
   TraceArgCache args(model);
   table.rows.reserve(launchers.size());
   table.direct.is_int = true;

@@ -58,14 +58,15 @@ void apply_metrics(const perf::ModelResult& result, const perf::Arch* arch, Unif
 
 std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
                                            const trace::EventTree& tree,
-                                           const std::vector<CollectedEvent>& collected,
+                                           std::span<const KernelLauncher> launchers,
+                                           std::span<const CollectedEvent> collected,
                                            const perf::Arch* arch) {
   // The categorizer reads the first entry of an op's kernel_details, which at this point of
   // TraceLens's pipeline are the kernels it launched directly (launcher table, §3.3); ops that
   // launch nothing directly have none. (resnet: max_pool2d_with_indices_backward is "other"
   // although its first subtree kernel is a fill launched by a child op.)
   std::unordered_map<trace::Uid, trace::Uid> first_direct_kernel;
-  for (const KernelLauncher& launcher : kernel_launchers(model, tree)) {
+  for (const KernelLauncher& launcher : launchers) {
     if (!launcher.direct_ops.empty())
       first_direct_kernel[launcher.uid] = launcher.direct_ops.front();
   }
