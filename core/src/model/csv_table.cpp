@@ -19,7 +19,7 @@ constexpr size_t kMaxBlockBytes = size_t{1} << 20;
 
 CsvTable::CsvTable(std::vector<std::string> header) : columns_(std::move(header)) {}
 
-CsvTable::CsvTable(std::vector<std::string> header, std::vector<CsvCell> cells)
+CsvTable::CsvTable(std::vector<std::string> header, const std::vector<CsvCell>& cells)
     : CsvTable(std::move(header)) {
   size_t bytes = 0;
   for (const CsvCell& cell : cells) bytes += cell.text.size() + 1;

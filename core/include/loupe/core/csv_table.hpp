@@ -32,7 +32,7 @@ struct CsvCellView {
 class CsvTable {
  public:
   CsvTable() = default;
-  CsvTable(std::vector<std::string> header, std::vector<CsvCell> cells);
+  CsvTable(std::vector<std::string> header, const std::vector<CsvCell>& cells);
   // A table without rows, filled row-major with add_cell.
   explicit CsvTable(std::vector<std::string> header);
   CsvTable(const CsvTable& other);
