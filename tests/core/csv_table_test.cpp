@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <string>
+#include <utility>
 
 #include "loupe/core/csv_table.hpp"
 
@@ -60,4 +62,34 @@ TEST_CASE("csv: columns are found by name, the first of duplicates", "[csv]") {
   CHECK(t.find_column("op category") == 1u);
   CHECK(t.find_column("name") == 0u);
   CHECK_FALSE(t.find_column("Op Category").has_value());
+}
+
+TEST_CASE("csv: a built table keeps NUL-terminated texts through growth, copies and moves",
+          "[csv]") {
+  loupe::core::CsvTable t({"kind", "text"});
+  const std::string long_text(3u << 20, 'x');  // longer than a text block
+  for (int i = 0; i < 20000; ++i) {
+    t.add_number(i, std::to_string(i));
+    t.add_text(i == 7 ? std::string_view(long_text) : std::string_view("row"));
+  }
+  t.add_empty();
+  t.add_text("");
+  REQUIRE(t.row_count() == 20001);
+  const auto check = [&](const loupe::core::CsvTable& table) {
+    CHECK(table.cell(19999, 0).text == "19999");
+    CHECK(table.cell(19999, 0).number == 19999.0);
+    CHECK(table.cell(7, 1).text.size() == long_text.size());
+    CHECK(table.cell(7, 1).text.data()[long_text.size()] == '\0');
+    CHECK(table.cell(123, 1).text.data()[3] == '\0');
+    CHECK(table.cell(20000, 0).kind == CsvCell::Kind::Empty);
+    CHECK(table.cell(20000, 1).kind == CsvCell::Kind::Text);
+    CHECK(table.cell(20000, 1).text.empty());
+    CHECK(table.cell(20000, 1).text.data()[0] == '\0');
+  };
+  check(t);
+  const loupe::core::CsvTable copy = t;  // NOLINT(performance-unnecessary-copy-initialization)
+  check(copy);
+  CHECK(copy.cell(5, 1).text.data() != t.cell(5, 1).text.data());
+  const loupe::core::CsvTable moved = std::move(t);
+  check(moved);
 }

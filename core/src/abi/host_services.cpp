@@ -212,7 +212,7 @@ loupe_status svc_table_cell(const loupe_table* t, size_t row, size_t column,
                                                    : LOUPE_CELL_EMPTY;
   }
   if (LOUPE_HAS_FIELD(out, loupe_cell, number)) out->number = cell.number;
-  if (LOUPE_HAS_FIELD(out, loupe_cell, text)) out->text = cell.text.c_str();
+  if (LOUPE_HAS_FIELD(out, loupe_cell, text)) out->text = cell.text.data();  // NUL-terminated
   if (LOUPE_HAS_FIELD(out, loupe_cell, text_size)) out->text_size = cell.text.size();
   return LOUPE_OK;
 }

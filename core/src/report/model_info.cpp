@@ -282,9 +282,9 @@ ModelEvidence evidence_from_unified_summary(const CsvTable& table) {
       op.kernel_time_us = table.cell(r, *time).number;
     }
     if (stack) {
-      const std::string& s = table.cell(r, *stack).text;
-      for (auto it = std::sregex_iterator(s.begin(), s.end(), module_re);
-           it != std::sregex_iterator(); ++it) {
+      const std::string_view s = table.cell(r, *stack).text;
+      for (auto it = std::cregex_iterator(s.data(), s.data() + s.size(), module_re);
+           it != std::cregex_iterator(); ++it) {
         std::string m = (*it)[1].str();
         // Instance suffixes (Qwen2RMSNorm_0) name the same class.
         const auto underscore = m.find_last_of('_');

@@ -65,7 +65,7 @@ WorkloadDetection detect_workload(const Model& model) {
   std::vector<std::string> texts;  // each row's op name and call stack, lowercased
   texts.reserve(table->row_count());
   for (std::size_t r = 0; r < table->row_count(); ++r) {
-    const std::string& name = table->cell(r, *name_col).text;
+    const std::string_view name = table->cell(r, *name_col).text;
     if (is_backward(name)) ++backward;
     texts.push_back(lower(name) + "\n" + (stack_col ? lower(table->cell(r, *stack_col).text) : ""));
   }
@@ -73,8 +73,8 @@ WorkloadDetection detect_workload(const Model& model) {
     for (std::size_t r = 0; r < texts.size(); ++r) {
       const auto pos = texts[r].find(engine.marker);
       if (pos == std::string::npos) continue;
-      const std::string& name = table->cell(r, *name_col).text;
-      const std::string original = pos <= name.size() ? name : table->cell(r, *stack_col).text;
+      const std::string_view name = table->cell(r, *name_col).text;
+      const std::string original(pos <= name.size() ? name : table->cell(r, *stack_col).text);
       const std::size_t at = pos <= name.size() ? pos : pos - name.size() - 1;
       return {Workload::Inference, "call stacks show the serving engine " +
                                        std::string(engine.name) + " (`" + excerpt(original, at) +

@@ -161,10 +161,12 @@ TEST_CASE("entry_point and call_stack_full equal TraceLens's for every reference
 
     RunTally tally;
     for (std::size_t row = 0; row < table.row_count(); ++row) {
-      const std::string& name = table.cell(row, name_col).text;
+      const std::string_view name = table.cell(row, name_col).text;
       const auto names = summary_kernel_names(table.cell(row, summary_col).text);
-      const std::string want_entry = undo_path_placeholders(table.cell(row, entry_col).text);
-      const std::string want_full = undo_path_placeholders(table.cell(row, full_col).text);
+      const std::string want_entry =
+          undo_path_placeholders(std::string(table.cell(row, entry_col).text));
+      const std::string want_full =
+          undo_path_placeholders(std::string(table.cell(row, full_col).text));
       INFO("row " << row << " " << name << " ex_UID " << table.cell(row, uid_col).text);
       lp::CallStackColumns got;
       const bool synthetic = name.ends_with(kSyntheticSuffix);

@@ -72,10 +72,9 @@ struct Row {
     for (std::size_t c = 0; c < t.column_count(); ++c) columns.emplace(t.column_name(c), c);
   }
   bool has(const std::string& col) const { return columns.count(col) != 0; }
-  const std::string& text(const std::string& col) const {
-    static const std::string empty;
+  std::string text(const std::string& col) const {
     const auto it = columns.find(col);
-    return it == columns.end() ? empty : table.cell(row, it->second).text;
+    return it == columns.end() ? std::string() : std::string(table.cell(row, it->second).text);
   }
 };
 

@@ -42,9 +42,10 @@ std::string first_csv_difference(const std::string& ours, const std::string& the
   for (std::size_t r = 0; r < a.row_count(); ++r) {
     for (const auto& [ca, cb] : common) {
       if (a.cell(r, ca).text != b.cell(r, cb).text) {
-        return "row " + std::to_string(r) + " (" + b.cell(r, 0).text + ") column " +
-               b.column_name(cb) + ": [" + a.cell(r, ca).text.substr(0, 300) + "] vs [" +
-               b.cell(r, cb).text.substr(0, 300) + "]; missing columns:" + missing;
+        return "row " + std::to_string(r) + " (" + std::string(b.cell(r, 0).text) + ") column " +
+               b.column_name(cb) + ": [" + std::string(a.cell(r, ca).text.substr(0, 300)) +
+               "] vs [" + std::string(b.cell(r, cb).text.substr(0, 300)) +
+               "]; missing columns:" + missing;
       }
     }
   }

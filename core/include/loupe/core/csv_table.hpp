@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -9,6 +10,7 @@
 
 namespace loupe::core {
 
+// A cell to build a table from (owns its text).
 struct CsvCell {
   enum class Kind : std::uint8_t { Empty, Number, Text };
   Kind kind = Kind::Empty;
@@ -16,23 +18,64 @@ struct CsvCell {
   std::string text;     // unquoted field text
 };
 
+// A cell of a CsvTable. Its text is NUL-terminated (text.data()[text.size()] == '\0') and
+// stays valid as long as the table is not changed.
+struct CsvCellView {
+  CsvCell::Kind kind = CsvCell::Kind::Empty;
+  double number = 0.0;
+  std::string_view text;
+};
+
+// The cells' texts live in a few large blocks, each text followed by a NUL, so a table of
+// millions of cells costs a few allocations to build and to free, and never copies its texts
+// while it grows (docs/performance.md, "Big traces").
 class CsvTable {
  public:
   CsvTable() = default;
-  CsvTable(std::vector<std::string> header, std::vector<CsvCell> cells);
+  CsvTable(std::vector<std::string> header, const std::vector<CsvCell>& cells);
+  // A table without rows, filled row-major with add_cell.
+  explicit CsvTable(std::vector<std::string> header);
+  CsvTable(const CsvTable& other);
+  CsvTable& operator=(const CsvTable& other);
+  CsvTable(CsvTable&&) noexcept = default;
+  CsvTable& operator=(CsvTable&&) noexcept = default;
+  ~CsvTable() = default;
+
+  // Room for `cells` more cells holding `text_bytes` more bytes of text (NULs included).
+  void reserve(size_t cells, size_t text_bytes);
+  // Appends one cell; a row is complete after column_count() cells.
+  void add_cell(CsvCell::Kind kind, double number, std::string_view text);
+  void add_empty() { add_cell(CsvCell::Kind::Empty, 0.0, {}); }
+  void add_text(std::string_view text) { add_cell(CsvCell::Kind::Text, 0.0, text); }
+  void add_number(double number, std::string_view text) {
+    add_cell(CsvCell::Kind::Number, number, text);
+  }
 
   size_t row_count() const { return columns_.empty() ? 0 : cells_.size() / columns_.size(); }
   size_t column_count() const { return columns_.size(); }
   const std::string& column_name(size_t column) const { return columns_.at(column); }
   // The index of the first column named `name`; nullopt when there is none.
   std::optional<size_t> find_column(std::string_view name) const;
-  const CsvCell& cell(size_t row, size_t column) const {
-    return cells_.at(row * columns_.size() + column);
+  CsvCellView cell(size_t row, size_t column) const {
+    const Packed& p = cells_.at(row * columns_.size() + column);
+    return {p.kind, p.number, std::string_view(p.text, p.size)};
   }
 
  private:
+  struct Packed {
+    double number = 0.0;
+    const char* text = "";  // NUL-terminated, in blocks_ (or the literal "")
+    std::uint32_t size = 0;
+    CsvCell::Kind kind = CsvCell::Kind::Empty;
+  };
+  // A copy of `text` followed by a NUL, in the current block.
+  const char* store(std::string_view text);
+
   std::vector<std::string> columns_;
-  std::vector<CsvCell> cells_;  // row-major
+  std::vector<Packed> cells_;  // row-major
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  size_t block_size_ = 0;  // of blocks_.back()
+  size_t block_used_ = 0;
 };
 
 // Parses CSV text. Quoted fields may hold commas, doubled quotes and newlines; CRLF and LF end

@@ -84,9 +84,13 @@ class Pipeline {
       }
     }
     std::optional<CsvTable> unified;
+    // The host ops the unified summary is built from; the standalone fusion candidates' sibling
+    // sequences read the same list.
+    std::vector<unified::CollectedEvent> collected;
     if (!tree.gpu_only()) {
-      unified =
-          add_perf_report(model_, tree, report_dir, arch_ptr, comparison ? &*comparison : nullptr);
+      collected = unified::collect_unified_perf_events(model_, tree);
+      unified = add_perf_report(model_, tree, collected, report_dir, arch_ptr,
+                                comparison ? &*comparison : nullptr);
     }
     std::optional<std::string> diff_stats;
     Json trace2_utilization;
@@ -98,8 +102,10 @@ class Pipeline {
       const std::string timeline2_csv = gpu_timeline_csv_of(trace2_->model, trace2_->tree);
       add("perf_report_trace2_csvs/gpu_timeline.csv", timeline2_csv);
       trace2_utilization = gpu_utilization_from_csv(timeline2_csv);
-      const CsvTable unified2 = add_perf_report(trace2_->model, trace2_->tree,
-                                                "perf_report_trace2_csvs/", arch_ptr, nullptr);
+      const CsvTable unified2 =
+          add_perf_report(trace2_->model, trace2_->tree,
+                          unified::collect_unified_perf_events(trace2_->model, trace2_->tree),
+                          "perf_report_trace2_csvs/", arch_ptr, nullptr);
       trace2_by_category = analysis_dir::trace2_ops_summary_by_category(unified2);
     }
 
@@ -112,7 +118,8 @@ class Pipeline {
       step("extracting kernel fusion candidates");
       FusionCandidatesResult fusion;
       if (!comparative()) {
-        fusion = fusion_candidates_standalone(model_, tree, unified ? &*unified : nullptr);
+        fusion =
+            fusion_candidates_standalone(model_, tree, unified ? &*unified : nullptr, collected);
       } else if (comparison->identical_traces()) {
         fusion.json = "[]";
         fusion.error = "the two traces run the same ops and kernels in the same call trees";
@@ -188,11 +195,14 @@ class Pipeline {
   // The perf report of one trace into `dir`: ops summaries, unified_perf_summary (returned,
   // parsed) and the per-family sheets.
   CsvTable add_perf_report(const trace::TraceModel& model, const trace::EventTree& tree,
+                           std::span<const unified::CollectedEvent> collected,
                            const std::string& dir, const perf::Arch* arch,
                            const TraceComparison* comparison) {
     const std::string prefix = &model == &model_ ? "" : "trace 2: ";
     step(prefix + "summarizing kernel launchers");
-    const OpsTables ops = build_ops_tables(model, tree);
+    // Once for the ops tables and the unified summary.
+    const std::vector<KernelLauncher> launchers = kernel_launchers(model, tree);
+    const OpsTables ops = build_ops_tables(model, tree, launchers);
     if (!ops.ops_summary_by_category_csv.empty()) {
       add(dir + "ops_summary_by_category.csv", ops.ops_summary_by_category_csv);
     }
@@ -200,7 +210,8 @@ class Pipeline {
     add(dir + "ops_unique_args.csv", ops.ops_unique_args_csv);
 
     step(prefix + "costing operations with the perf models");
-    std::string unified_csv = unified_perf_summary_csv(model, tree, arch, comparison);
+    std::string unified_csv =
+        unified_perf_summary_csv(model, tree, arch, comparison, launchers, collected);
     CsvTable unified = parse_csv(unified_csv);
     add(dir + "unified_perf_summary.csv", std::move(unified_csv));
     for (auto& sheet : build_perf_sheets(model, tree, arch)) {

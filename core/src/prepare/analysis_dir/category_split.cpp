@@ -18,14 +18,14 @@ namespace {
 std::pair<std::string, std::string> normalize_category(const CsvTable& table, std::size_t row,
                                                        std::optional<std::size_t> col) {
   if (!col || table.cell(row, *col).kind == CsvCell::Kind::Empty) return {"other", "Other"};
-  const std::string& display = table.cell(row, *col).text;
-  return {category_file_key(display), display};
+  const std::string_view display = table.cell(row, *col).text;
+  return {category_file_key(display), std::string(display)};
 }
 
 // A numeric cell as pandas holds it (NaN when empty or not a number).
 double number_at(const CsvTable& table, std::size_t row, std::optional<std::size_t> col) {
   if (!col) return std::numeric_limits<double>::quiet_NaN();
-  const CsvCell& cell = table.cell(row, *col);
+  const CsvCellView cell = table.cell(row, *col);
   if (cell.kind == CsvCell::Kind::Empty) return std::numeric_limits<double>::quiet_NaN();
   return pandas_parse_float(cell.text).value_or(std::numeric_limits<double>::quiet_NaN());
 }

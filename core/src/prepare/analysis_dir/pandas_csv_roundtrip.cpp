@@ -66,7 +66,7 @@ PandasCsvRoundTrip::PandasCsvRoundTrip(const CsvTable& table) : table_(table) {
   for (std::size_t c = 0; c < table.column_count(); ++c) {
     bool any_value = false, any_na = false, all_int = true, all_float = true, all_bool = true;
     for (std::size_t r = 0; r < table.row_count(); ++r) {
-      const std::string& t = table.cell(r, c).text;
+      const std::string_view t = table.cell(r, c).text;
       if (table.cell(r, c).kind == CsvCell::Kind::Empty || is_na_text(t)) {
         any_na = true;
         continue;
@@ -91,7 +91,7 @@ PandasCsvRoundTrip::PandasCsvRoundTrip(const CsvTable& table) : table_(table) {
 }
 
 std::string PandasCsvRoundTrip::render(std::size_t row, std::size_t column) const {
-  const CsvCell& cell = table_.cell(row, column);
+  const CsvCellView cell = table_.cell(row, column);
   if (cell.kind == CsvCell::Kind::Empty || is_na_text(cell.text)) return {};
   switch (dtypes_[column]) {
     case Dtype::kInt:

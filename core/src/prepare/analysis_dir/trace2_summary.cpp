@@ -42,9 +42,9 @@ Json trace2_ops_summary_by_category(const CsvTable& trace2_unified) {
   std::map<std::string, Group> groups;  // groupby sorts its keys
   for (std::size_t r = 0; r < trace2_unified.row_count(); ++r) {
     Group& g = groups[category_file_key(trace2_unified.cell(r, *category_col).text)];
-    const CsvCell& count = trace2_unified.cell(r, *count_col);
+    const CsvCellView count = trace2_unified.cell(r, *count_col);
     if (count.kind == CsvCell::Kind::Number) g.counts.push_back(count.number);
-    const CsvCell& time = trace2_unified.cell(r, *time_col);
+    const CsvCellView time = trace2_unified.cell(r, *time_col);
     if (time.kind == CsvCell::Kind::Number && !std::isnan(time.number)) {
       g.times_us.push_back(time.number);
     }

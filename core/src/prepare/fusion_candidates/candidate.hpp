@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -81,7 +82,8 @@ const std::string& classify_cached(std::string_view kernel_name);
 ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& tree,
                        const DurationReader& dur);
 std::vector<Candidate> sibling_sequences(const trace::TraceModel& model,
-                                         const trace::EventTree& tree, const DurationReader& dur);
+                                         std::span<const unified::CollectedEvent> collected,
+                                         const DurationReader& dur);
 bool is_gemm_norm_only(const Candidate& c);
 std::vector<Candidate> filter_candidates(ModuleWalk walk, std::vector<Candidate> siblings);
 void sort_by_total_time(std::vector<Candidate>& candidates);

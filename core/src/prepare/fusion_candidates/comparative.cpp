@@ -1,5 +1,5 @@
-// Comparative extraction (spec docs/contracts/fusion.md §1.3, §2.7): trace-1 modules whose kernels map, through
-// TraceDiff's lowest common ancestors in diff_stats.csv, to fewer trace-2 kernels.
+// Comparative extraction (spec docs/contracts/fusion.md §1.3, §2.7): trace-1 modules whose kernels
+// map, through TraceDiff's lowest common ancestors in diff_stats.csv, to fewer trace-2 kernels.
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -44,7 +44,7 @@ struct DiffKernel {
   Uid gpu_op_uid = trace::kNoUid;
 };
 
-bool integer_text(const std::string& text) {
+bool integer_text(std::string_view text) {
   std::int64_t value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, ec] = std::from_chars(text.data(), end, value);
@@ -78,11 +78,11 @@ DiffLookups read_diff_stats(const CsvTable& diff) {
 
   bool lca_float = false;
   for (std::size_t r = 0; r < diff.row_count(); ++r) {
-    const CsvCell& cell = diff.cell(r, *lca_col);
+    const CsvCellView cell = diff.cell(r, *lca_col);
     if (cell.kind != CsvCell::Kind::Number || !integer_text(cell.text)) lca_float = true;
   }
   for (std::size_t r = 0; r < diff.row_count(); ++r) {
-    const CsvCell& lca = diff.cell(r, *lca_col);
+    const CsvCellView lca = diff.cell(r, *lca_col);
     if (lca.kind != CsvCell::Kind::Number || std::isnan(lca.number)) continue;  // dropna
     DiffKernel k;
     k.name = diff.cell(r, *name_col).text;
@@ -90,12 +90,12 @@ DiffLookups read_diff_stats(const CsvTable& diff) {
     k.lca = {static_cast<std::int64_t>(lca.number), lca_float};
     if (time_col) {
       // float(row.get("kernel_time", 0) or 0): 0 stays 0.0, a missing value is NaN.
-      const CsvCell& t = diff.cell(r, *time_col);
+      const CsvCellView t = diff.cell(r, *time_col);
       k.dur_us = t.kind == CsvCell::Kind::Number ? t.number : std::nan("");
     }
-    const std::string& source = diff.cell(r, *source_col).text;
+    const std::string_view source = diff.cell(r, *source_col).text;
     if (source == "trace1" && uid_col) {
-      const CsvCell& uid = diff.cell(r, *uid_col);
+      const CsvCellView uid = diff.cell(r, *uid_col);
       if (uid.kind != CsvCell::Kind::Number) continue;
       k.gpu_op_uid = static_cast<Uid>(uid.number);
       out.trace1_by_uid.insert_or_assign(k.gpu_op_uid, std::move(k));

@@ -1,4 +1,5 @@
-// STEP 4b entry points (spec docs/contracts/fusion.md §2.8): run the extraction steps, sort, write the JSON.
+// STEP 4b entry points (spec docs/contracts/fusion.md §2.8): run the extraction steps, sort, write
+// the JSON.
 #include "loupe/core/prepare/fusion_candidates.hpp"
 
 #include <exception>
@@ -12,13 +13,20 @@ namespace loupe::core::prepare {
 FusionCandidatesResult fusion_candidates_standalone(const trace::TraceModel& model,
                                                     const trace::EventTree& tree,
                                                     const CsvTable* unified_perf_summary) {
+  return fusion_candidates_standalone(model, tree, unified_perf_summary,
+                                      unified::collect_unified_perf_events(model, tree));
+}
+
+FusionCandidatesResult fusion_candidates_standalone(
+    const trace::TraceModel& model, const trace::EventTree& tree,
+    const CsvTable* unified_perf_summary, std::span<const unified::CollectedEvent> collected) {
   const fusion::DurationReader dur{model};
   FusionCandidatesResult result;
   try {
     fusion::ModuleWalk walk = fusion::module_walk(model, tree, dur);
     result.unique_modules = walk.entries.size();
-    auto candidates =
-        fusion::filter_candidates(std::move(walk), fusion::sibling_sequences(model, tree, dur));
+    auto candidates = fusion::filter_candidates(std::move(walk),
+                                                fusion::sibling_sequences(model, collected, dur));
     if (unified_perf_summary != nullptr) {
       const auto lookup = fusion::PerfLookup::build(*unified_perf_summary);
       fusion::postprocess(candidates, lookup);

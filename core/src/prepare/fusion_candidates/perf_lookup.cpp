@@ -25,15 +25,15 @@ std::optional<std::size_t> column(const CsvTable& table, std::string_view name) 
 std::optional<std::string> cell_text(const CsvTable& table, std::size_t row,
                                      std::optional<std::size_t> col) {
   if (!col) return std::nullopt;
-  const CsvCell& cell = table.cell(row, *col);
+  const CsvCellView cell = table.cell(row, *col);
   if (cell.kind == CsvCell::Kind::Empty) return std::nullopt;
-  return cell.text;
+  return std::string(cell.text);
 }
 
 std::optional<double> cell_number(const CsvTable& table, std::size_t row,
                                   std::optional<std::size_t> col) {
   if (!col) return std::nullopt;
-  const CsvCell& cell = table.cell(row, *col);
+  const CsvCellView cell = table.cell(row, *col);
   if (cell.kind == CsvCell::Kind::Empty) return std::nullopt;
   return pandas_parse_float(cell.text);
 }

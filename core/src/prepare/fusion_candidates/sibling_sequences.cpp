@@ -1,5 +1,5 @@
-// Standalone sibling sequences (spec docs/contracts/fusion.md §2.4): collected perf events with exactly one
-// kernel, grouped by their parent; a parent with >= 2 such children is a candidate.
+// Standalone sibling sequences (spec docs/contracts/fusion.md §2.4): collected perf events with
+// exactly one kernel, grouped by their parent; a parent with >= 2 such children is a candidate.
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -11,10 +11,11 @@
 namespace loupe::core::prepare::fusion {
 
 std::vector<Candidate> sibling_sequences(const trace::TraceModel& model,
-                                         const trace::EventTree& tree, const DurationReader& dur) {
+                                         std::span<const unified::CollectedEvent> collected,
+                                         const DurationReader& dur) {
   std::vector<std::pair<Uid, std::vector<CandidateKernel>>> groups;
   std::unordered_map<Uid, std::size_t> group_index;
-  for (const auto& ev : unified::collect_unified_perf_events(model, tree)) {
+  for (const auto& ev : collected) {
     if (ev.gpu_events.size() != 1 || ev.parent == trace::kNoUid) continue;
     const Uid g = ev.gpu_events.front();
     if (model.event(g).category != trace::Category::kKernel) continue;

@@ -34,6 +34,17 @@ KernelStats stats_at(const KernelDetail& head, std::span<const double> durations
   return s;
 }
 
+// repr of args.stream, "None" when absent. A small integer (how streams are recorded) is its
+// decimal text; anything else is parsed as before.
+std::string stream_repr(const trace::TraceModel& model, trace::Uid uid) {
+  for (const trace::ArgPair& pair : model.args(uid)) {
+    if (model.str(pair.key) != "stream") continue;
+    if (pair.is_inline_int()) return std::to_string(pair.inline_int());
+    return py_json_repr(parse_json_text(model.str(pair.value)), false);
+  }
+  return "None";
+}
+
 }  // namespace
 
 std::vector<KernelDetail> kernel_details_of(const trace::TraceModel& model,
@@ -44,8 +55,7 @@ std::vector<KernelDetail> kernel_details_of(const trace::TraceModel& model,
     KernelDetail d;
     d.name = std::string(model.name(uid));
     d.dur = {model.dur_us(uid), model.dur_is_integer(uid)};
-    const auto stream = model.arg_text(uid, "stream");
-    d.stream_repr = stream ? py_json_repr(parse_json_text(*stream), false) : "None";
+    d.stream_repr = stream_repr(model, uid);
     details.push_back(std::move(d));
   }
   return details;

@@ -1,9 +1,8 @@
 // Rows of the kernel-launcher DataFrame.
 #include "launcher_rows.hpp"
 
-#include "json_text.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
-#include "loupe/core/prepare/py_repr.hpp"
+#include "loupe/core/prepare/trace_arg_cache.hpp"
 
 namespace loupe::core::prepare::ops {
 
@@ -18,9 +17,10 @@ std::string thread_field(const trace::TraceModel& model, trace::Uid uid,
 
 }  // namespace
 
-LauncherTable launcher_table(const trace::TraceModel& model, const trace::EventTree& tree) {
+LauncherTable launcher_table(const trace::TraceModel& model,
+                             std::span<const KernelLauncher> launchers) {
   LauncherTable table;
-  const auto launchers = kernel_launchers(model, tree);
+  TraceArgCache args(model);
   table.rows.reserve(launchers.size());
   table.direct.is_int = true;
   table.subtree.is_int = true;
@@ -35,11 +35,11 @@ LauncherTable launcher_table(const trace::TraceModel& model, const trace::EventT
     row.process_name = thread_field(model, launcher.uid, &trace::TraceModel::process_name);
     row.process_label = thread_field(model, launcher.uid, &trace::TraceModel::process_label);
     row.thread_name = thread_field(model, launcher.uid, &trace::TraceModel::thread_name);
-    for (std::size_t i = 0; i < std::size(kArgColumns); ++i) {
-      const auto text = model.arg_text(launcher.uid, kArgColumns[i]);
-      if (!text) continue;
-      const Json value = parse_json_text(*text);
-      if (!value.is_null()) row.args[i] = py_json_str(value, true);  // JSON null is None
+    const auto found = args.find(launcher.uid, kArgColumns);
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      if (found[i] == nullptr) continue;
+      // JSON null is None
+      if (const std::string* str = TraceArgCache::python_str(*found[i], true)) row.args[i] = *str;
     }
     table.rows.push_back(std::move(row));
     table.direct.values.push_back(launcher.direct_time.value);

@@ -32,7 +32,8 @@ struct LauncherTable {
   NumericColumn subtree;  // total_subtree_kernel_time
 };
 
-LauncherTable launcher_table(const trace::TraceModel& model, const trace::EventTree& tree);
+LauncherTable launcher_table(const trace::TraceModel& model,
+                             std::span<const KernelLauncher> launchers);
 
 std::string ops_summary_csv(const LauncherTable& table);
 std::string ops_summary_by_category_csv(const LauncherTable& table);

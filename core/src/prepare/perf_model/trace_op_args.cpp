@@ -9,13 +9,11 @@ Json trace_arg_json(const trace::TraceModel& model, trace::Uid uid, std::string_
   return text ? parse_json_text(*text) : Json();
 }
 
-perf::OpArgs trace_op_args(const trace::TraceModel& model, const trace::EventTree* tree,
-                           trace::Uid uid, std::span<const trace::Uid> kernels) {
-  perf::OpArgs args;
-  args.input_dims = trace_arg_json(model, uid, kTraceArgKeys[0]);
-  args.input_types = trace_arg_json(model, uid, kTraceArgKeys[1]);
-  args.input_strides = trace_arg_json(model, uid, kTraceArgKeys[2]);
-  args.concrete_inputs = trace_arg_json(model, uid, kTraceArgKeys[3]);
+namespace {
+
+// kernel_names and step_annotation of OpArgs.
+void add_kernels_and_step(const trace::TraceModel& model, const trace::EventTree* tree,
+                          trace::Uid uid, std::span<const trace::Uid> kernels, perf::OpArgs& args) {
   args.kernel_names.reserve(kernels.size());
   for (const trace::Uid k : kernels) args.kernel_names.emplace_back(model.name(k));
   if (tree != nullptr) {
@@ -23,6 +21,31 @@ perf::OpArgs trace_op_args(const trace::TraceModel& model, const trace::EventTre
       args.step_annotation = std::string(*annotation);
     }
   }
+}
+
+}  // namespace
+
+perf::OpArgs trace_op_args(const trace::TraceModel& model, const trace::EventTree* tree,
+                           trace::Uid uid, std::span<const trace::Uid> kernels) {
+  perf::OpArgs args;
+  args.input_dims = trace_arg_json(model, uid, kTraceArgKeys[0]);
+  args.input_types = trace_arg_json(model, uid, kTraceArgKeys[1]);
+  args.input_strides = trace_arg_json(model, uid, kTraceArgKeys[2]);
+  args.concrete_inputs = trace_arg_json(model, uid, kTraceArgKeys[3]);
+  add_kernels_and_step(model, tree, uid, kernels, args);
+  return args;
+}
+
+perf::OpArgs trace_op_args(TraceArgCache& args_cache, const trace::EventTree* tree, trace::Uid uid,
+                           std::span<const trace::Uid> kernels) {
+  perf::OpArgs args;
+  const auto found = args_cache.find(uid, kTraceArgKeys);
+  Json* fields[] = {&args.input_dims, &args.input_types, &args.input_strides,
+                    &args.concrete_inputs};
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (found[i] != nullptr) *fields[i] = found[i]->value;
+  }
+  add_kernels_and_step(args_cache.model(), tree, uid, kernels, args);
   return args;
 }
 

@@ -1,7 +1,6 @@
 #include "sheet_rows.hpp"
 
 #include "loupe/core/prepare/ops_tables.hpp"
-#include "loupe/core/prepare/py_repr.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
 #include "op_kernels.hpp"
 #include "sheet_naming.hpp"
@@ -36,9 +35,10 @@ void fill_identity(const trace::TraceModel& model, SheetRow& row) {
 
 }  // namespace
 
-std::vector<SheetRow> build_sheet_rows(const trace::TraceModel& model, const trace::EventTree& tree,
+std::vector<SheetRow> build_sheet_rows(TraceArgCache& args_cache, const trace::EventTree& tree,
                                        std::span<const trace::Uid> ops, perf::Direction direction,
                                        const perf::Arch* arch) {
+  const trace::TraceModel& model = args_cache.model();
   std::vector<SheetRow> rows;
   for (const trace::Uid uid : ops) {
     const std::string_view name = model.name(uid);
@@ -47,7 +47,7 @@ std::vector<SheetRow> build_sheet_rows(const trace::TraceModel& model, const tra
     if (!kernels) continue;
     sort_by_start(model, *kernels);
 
-    const perf::OpArgs args = trace_op_args(model, &tree, uid, *kernels);
+    const perf::OpArgs args = trace_op_args(args_cache, &tree, uid, *kernels);
     auto result = perf::evaluate(name, args, direction);
     if (!result.ok()) continue;  // TraceLens catches the exception and drops the row
 
@@ -55,10 +55,10 @@ std::vector<SheetRow> build_sheet_rows(const trace::TraceModel& model, const tra
     row.uid = uid;
     row.name = std::string(name);
     fill_identity(model, row);
-    const Json* arg_values[] = {&args.input_dims, &args.input_types, &args.input_strides,
-                                &args.concrete_inputs};
-    for (std::size_t i = 0; i < 4; ++i) {
-      if (!arg_values[i]->is_null()) row.args[i] = py_json_str(*arg_values[i], false);
+    const auto found = args_cache.find(uid, kTraceArgKeys);
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      if (found[i] == nullptr) continue;
+      if (const std::string* str = TraceArgCache::python_str(*found[i], false)) row.args[i] = *str;
     }
     row.kernel_details = kernel_details_of(model, *kernels);
     row.kernel_time_us = gpu_busy_time(model, *kernels);

@@ -11,6 +11,7 @@
 
 #include "loupe/core/prepare/kernel_details_summary.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/prepare/trace_arg_cache.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -30,8 +31,8 @@ struct SheetRow {
 // Rows for `ops` (UID order) with forward metrics over each op's subtree kernels, or backward
 // metrics over the kernels of its linked autograd events. Ops whose model fails, raises "not
 // implemented" or has no formula in Loupe are left out, and so, for backward, are ops without
-// backward events.
-std::vector<SheetRow> build_sheet_rows(const trace::TraceModel& model, const trace::EventTree& tree,
+// backward events. The args values come from `args` (its model is the trace's).
+std::vector<SheetRow> build_sheet_rows(TraceArgCache& args, const trace::EventTree& tree,
                                        std::span<const trace::Uid> ops, perf::Direction direction,
                                        const perf::Arch* arch);
 

@@ -15,31 +15,27 @@ namespace {
 
 using trace::Uid;
 
-CsvCell text_cell(std::string text) {
-  CsvCell c;
-  c.kind = CsvCell::Kind::Text;
-  c.text = std::move(text);
-  return c;
+// Cells appended straight into the table's text arena (docs/performance.md, "Big traces").
+void add_int(CsvTable& t, std::int64_t value) {
+  char buffer[24];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  t.add_number(static_cast<double>(value), std::string_view(buffer, end - buffer));
 }
 
-CsvCell number_cell(std::int64_t value) {
-  CsvCell c;
-  c.kind = CsvCell::Kind::Number;
-  c.number = static_cast<double>(value);
-  c.text = std::to_string(value);
-  return c;
+void add_uid_or_empty(CsvTable& t, Uid uid) {
+  if (uid == trace::kNoUid) {
+    t.add_empty();
+  } else {
+    add_int(t, static_cast<std::int64_t>(uid));
+  }
 }
 
-CsvCell real_cell(double value, std::string text) {
-  CsvCell c;
-  c.kind = CsvCell::Kind::Number;
-  c.number = value;
-  c.text = std::move(text);
-  return c;
-}
-
-CsvCell uid_or_empty(Uid uid) {
-  return uid == trace::kNoUid ? CsvCell{} : number_cell(static_cast<std::int64_t>(uid));
+void add_time_or_empty(CsvTable& t, std::int64_t ns) {
+  if (ns == trace::kNoValue) {
+    t.add_empty();
+  } else {
+    add_int(t, ns);
+  }
 }
 
 std::string_view kind_of(const trace::TraceModel& model, Uid uid) {
@@ -96,13 +92,12 @@ std::int64_t busy_ns(const trace::TraceModel& model, const std::vector<Uid>& ops
   return total;
 }
 
-CsvCell time_or_empty(std::int64_t ns) {
-  return ns == trace::kNoValue ? CsvCell{} : number_cell(ns);
-}
-
-CsvCell tid_or_empty(const trace::TraceModel& model, const trace::Event& e) {
-  if (e.thread == trace::kNoIndex) return CsvCell{};
-  return text_cell(model.id_text(model.threads()[e.thread].key.tid));
+void add_tid_or_empty(CsvTable& t, const trace::TraceModel& model, const trace::Event& e) {
+  if (e.thread == trace::kNoIndex) {
+    t.add_empty();
+  } else {
+    t.add_text(model.id_text(model.threads()[e.thread].key.tid));
+  }
 }
 
 std::string us_text(std::int64_t ns) {
@@ -132,71 +127,94 @@ std::shared_ptr<const CsvTable> gpu_events_table(const trace::TraceModel& model,
                                      "launcher_dur_ns",
                                      "launcher_tid",
                                      "op_stack"};
-  std::vector<CsvCell> cells;
+  auto table = std::make_shared<CsvTable>(std::move(header));
   for (Uid u = 0; u < model.event_count(); ++u) {
     const trace::Event& e = model.event(u);
     if (!trace::is_gpu_category(e.category)) continue;
+    CsvTable& t = *table;
     const std::string_view kind = kind_of(model, u);
-    cells.push_back(number_cell(static_cast<std::int64_t>(u)));
-    cells.push_back(text_cell(std::string(kind)));
-    cells.push_back(text_cell(std::string(model.name(u))));
+    add_int(t, static_cast<std::int64_t>(u));
+    t.add_text(kind);
+    t.add_text(model.name(u));
     const trace::ThreadInfo* thread =
         e.thread != trace::kNoIndex ? &model.threads()[e.thread] : nullptr;
-    cells.push_back(thread != nullptr ? text_cell(model.id_text(thread->key.pid)) : CsvCell{});
-    if (const auto stream = int_arg(model, u, "stream")) {
-      cells.push_back(number_cell(*stream));
+    if (thread != nullptr) {
+      t.add_text(model.id_text(thread->key.pid));
     } else {
-      cells.push_back(thread != nullptr ? text_cell(model.id_text(thread->key.tid)) : CsvCell{});
+      t.add_empty();
     }
-    cells.push_back(e.ts_ns == trace::kNoValue ? CsvCell{} : number_cell(e.ts_ns));
-    cells.push_back(e.dur_ns == trace::kNoValue ? CsvCell{} : number_cell(e.dur_ns));
-    cells.push_back(text_cell(tree.linked(u) ? "True" : "False"));
+    if (const auto stream = int_arg(model, u, "stream")) {
+      add_int(t, *stream);
+    } else if (thread != nullptr) {
+      t.add_text(model.id_text(thread->key.tid));
+    } else {
+      t.add_empty();
+    }
+    add_time_or_empty(t, e.ts_ns);
+    add_time_or_empty(t, e.dur_ns);
+    t.add_text(tree.linked(u) ? "True" : "False");
     const Uid launcher = tree.parent(u);
-    cells.push_back(uid_or_empty(launcher));
-    cells.push_back(launcher == trace::kNoUid ? CsvCell{}
-                                              : text_cell(std::string(model.name(launcher))));
-    const Uid op = nearest_cpu_op(model, tree, u);
-    cells.push_back(uid_or_empty(op));
-    cells.push_back(op == trace::kNoUid ? CsvCell{} : text_cell(std::string(model.name(op))));
-    cells.push_back(kind == "memcpy" ? text_cell(std::string(memcpy_direction_name(model.name(u))))
-                                     : CsvCell{});
-    const auto bytes = int_arg(model, u, "bytes");
-    cells.push_back(bytes ? number_cell(*bytes) : CsvCell{});
+    add_uid_or_empty(t, launcher);
     if (launcher == trace::kNoUid) {
-      cells.insert(cells.end(), 3, CsvCell{});
+      t.add_empty();
+    } else {
+      t.add_text(model.name(launcher));
+    }
+    const Uid op = nearest_cpu_op(model, tree, u);
+    add_uid_or_empty(t, op);
+    if (op == trace::kNoUid) {
+      t.add_empty();
+    } else {
+      t.add_text(model.name(op));
+    }
+    if (kind == "memcpy") {
+      t.add_text(memcpy_direction_name(model.name(u)));
+    } else {
+      t.add_empty();
+    }
+    if (const auto bytes = int_arg(model, u, "bytes")) {
+      add_int(t, *bytes);
+    } else {
+      t.add_empty();
+    }
+    if (launcher == trace::kNoUid) {
+      for (int i = 0; i < 4; ++i) t.add_empty();  // launcher_ts_ns .. op_stack
     } else {
       const trace::Event& l = model.event(launcher);
-      cells.push_back(time_or_empty(l.ts_ns));
-      cells.push_back(time_or_empty(l.dur_ns));
-      cells.push_back(tid_or_empty(model, l));
+      add_time_or_empty(t, l.ts_ns);
+      add_time_or_empty(t, l.dur_ns);
+      add_tid_or_empty(t, model, l);
+      t.add_text(host_stack(model, tree, launcher));
     }
-    cells.push_back(launcher == trace::kNoUid ? CsvCell{}
-                                              : text_cell(host_stack(model, tree, launcher)));
   }
-  return std::make_shared<const CsvTable>(std::move(header), std::move(cells));
+  return table;
 }
 
 std::shared_ptr<const CsvTable> op_kernels_table(const trace::TraceModel& model,
                                                  const trace::EventTree& tree) {
   std::vector<std::string> header = {"op_uid", "op_name", "kernel_count", "kernel_time_us",
                                      "kernel_uids"};
-  std::vector<CsvCell> cells;
+  auto table = std::make_shared<CsvTable>(std::move(header));
+  std::string uids;
   for (Uid u = 0; u < model.event_count(); ++u) {
     if (model.event(u).category != trace::Category::kCpuOp || !tree.has_gpu_events(u)) continue;
     const std::vector<Uid> kernels = tree.gpu_events(u);
-    std::string uids;
+    uids.clear();
     for (const Uid k : kernels) {
       if (!uids.empty()) uids.push_back(' ');
-      uids += std::to_string(k);
+      char buffer[16];
+      const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, k);
+      uids.append(buffer, end);
     }
     const std::int64_t ns = busy_ns(model, kernels);
-    cells.push_back(number_cell(static_cast<std::int64_t>(u)));
-    cells.push_back(text_cell(std::string(model.name(u))));
-    cells.push_back(number_cell(static_cast<std::int64_t>(kernels.size())));
-    cells.push_back(real_cell(static_cast<double>(ns) / 1000.0, us_text(ns)));
-    cells.push_back(text_cell(std::move(uids)));
+    CsvTable& t = *table;
+    add_int(t, static_cast<std::int64_t>(u));
+    t.add_text(model.name(u));
+    add_int(t, static_cast<std::int64_t>(kernels.size()));
+    t.add_number(static_cast<double>(ns) / 1000.0, us_text(ns));
+    t.add_text(uids);
   }
-  return std::make_shared<const CsvTable>(std::move(header), std::move(cells));
+  return table;
 }
 
 std::string_view host_call_kind(const trace::TraceModel& model, Uid uid) {
@@ -225,27 +243,36 @@ std::shared_ptr<const CsvTable> host_calls_table(const trace::TraceModel& model,
                                                  const trace::EventTree& tree) {
   std::vector<std::string> header = {"uid",   "kind",   "name",   "pid",     "tid",
                                      "ts_ns", "dur_ns", "op_uid", "op_name", "op_stack"};
-  std::vector<CsvCell> cells;
+  auto table = std::make_shared<CsvTable>(std::move(header));
   for (Uid u = 0; u < model.event_count(); ++u) {
     const std::string_view kind = host_call_kind(model, u);
     if (kind.empty()) continue;
     const trace::Event& e = model.event(u);
     if (e.ts_ns == trace::kNoValue || e.dur_ns == trace::kNoValue) continue;
-    cells.push_back(number_cell(static_cast<std::int64_t>(u)));
-    cells.push_back(text_cell(std::string(kind)));
-    cells.push_back(text_cell(std::string(model.name(u))));
+    CsvTable& t = *table;
+    add_int(t, static_cast<std::int64_t>(u));
+    t.add_text(kind);
+    t.add_text(model.name(u));
     const trace::ThreadInfo* thread =
         e.thread != trace::kNoIndex ? &model.threads()[e.thread] : nullptr;
-    cells.push_back(thread != nullptr ? text_cell(model.id_text(thread->key.pid)) : CsvCell{});
-    cells.push_back(tid_or_empty(model, e));
-    cells.push_back(number_cell(e.ts_ns));
-    cells.push_back(number_cell(e.dur_ns));
+    if (thread != nullptr) {
+      t.add_text(model.id_text(thread->key.pid));
+    } else {
+      t.add_empty();
+    }
+    add_tid_or_empty(t, model, e);
+    add_int(t, e.ts_ns);
+    add_int(t, e.dur_ns);
     const Uid op = nearest_cpu_op(model, tree, u);
-    cells.push_back(uid_or_empty(op));
-    cells.push_back(op == trace::kNoUid ? CsvCell{} : text_cell(std::string(model.name(op))));
-    cells.push_back(text_cell(host_stack(model, tree, u)));
+    add_uid_or_empty(t, op);
+    if (op == trace::kNoUid) {
+      t.add_empty();
+    } else {
+      t.add_text(model.name(op));
+    }
+    t.add_text(host_stack(model, tree, u));
   }
-  return std::make_shared<const CsvTable>(std::move(header), std::move(cells));
+  return table;
 }
 
 }  // namespace

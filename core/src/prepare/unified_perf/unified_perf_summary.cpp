@@ -33,8 +33,15 @@ std::vector<trace::Uid> kernels_in_summary_order(const unified::UnifiedRow& row,
 
 std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
                                      const perf::Arch* arch, const TraceComparison* comparison) {
-  const auto collected = unified::collect_unified_perf_events(model, tree);
-  const auto rows = unified::build_unified_rows(model, tree, collected, arch);
+  return unified_perf_summary_csv(model, tree, arch, comparison, kernel_launchers(model, tree),
+                                  unified::collect_unified_perf_events(model, tree));
+}
+
+std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
+                                     const perf::Arch* arch, const TraceComparison* comparison,
+                                     std::span<const KernelLauncher> launchers,
+                                     std::span<const unified::CollectedEvent> collected) {
+  const auto rows = unified::build_unified_rows(model, tree, launchers, collected, arch);
   unified::CallStackFn call_stacks;
   if (tree.options().add_python_func) {  // TraceLens's --include_call_stack
     call_stacks = [&](const unified::UnifiedRow& row, std::span<const KernelStats> summary) {

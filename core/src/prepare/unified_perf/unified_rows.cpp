@@ -6,7 +6,6 @@
 #include <unordered_map>
 
 #include "loupe/core/prepare/ops_tables.hpp"
-#include "loupe/core/prepare/py_repr.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
 
 namespace loupe::core::prepare::unified {
@@ -14,24 +13,27 @@ namespace {
 
 // The op's perf-model args; its kernel names by start time are the kernel_details the
 // per-family sheets leave on a modeled op, which GEMM reads for its transpose flags.
-perf::OpArgs op_args(const trace::TraceModel& model, const trace::EventTree& tree, trace::Uid uid) {
+perf::OpArgs op_args(TraceArgCache& args, const trace::EventTree& tree, trace::Uid uid) {
+  const trace::TraceModel& model = args.model();
   std::vector<trace::Uid> kernels = tree.gpu_events(uid);
   std::stable_sort(kernels.begin(), kernels.end(), [&](trace::Uid a, trace::Uid b) {
     return model.event(a).ts_ns < model.event(b).ts_ns;
   });
-  return trace_op_args(model, &tree, uid, kernels);
+  return trace_op_args(args, &tree, uid, kernels);
 }
 
-void fill_identity(const trace::TraceModel& model, UnifiedRow& row) {
+void fill_identity(TraceArgCache& args, UnifiedRow& row) {
+  const trace::TraceModel& model = args.model();
   const trace::Event& e = model.event(row.source);
   if (e.thread != trace::kNoIndex) {
     row.process_name = model.process_name(e.thread);
     row.process_label = model.process_label(e.thread);
     row.thread_name = model.thread_name(e.thread);
   }
-  for (int i = 0; i < 4; ++i) {
-    const Json value = trace_arg_json(model, row.source, kTraceArgKeys[i]);
-    if (!value.is_null()) row.args[i] = py_json_str(value, true);
+  const auto found = args.find(row.source, kTraceArgKeys);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (found[i] == nullptr) continue;
+    if (const std::string* str = TraceArgCache::python_str(*found[i], true)) row.args[i] = *str;
   }
   row.duration_us = {model.dur_us(row.source), model.dur_is_integer(row.source)};
 }
@@ -56,17 +58,19 @@ void apply_metrics(const perf::ModelResult& result, const perf::Arch* arch, Unif
 
 std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
                                            const trace::EventTree& tree,
-                                           const std::vector<CollectedEvent>& collected,
+                                           std::span<const KernelLauncher> launchers,
+                                           std::span<const CollectedEvent> collected,
                                            const perf::Arch* arch) {
   // The categorizer reads the first entry of an op's kernel_details, which at this point of
   // TraceLens's pipeline are the kernels it launched directly (launcher table, §3.3); ops that
   // launch nothing directly have none. (resnet: max_pool2d_with_indices_backward is "other"
   // although its first subtree kernel is a fill launched by a child op.)
   std::unordered_map<trace::Uid, trace::Uid> first_direct_kernel;
-  for (const KernelLauncher& launcher : kernel_launchers(model, tree)) {
+  for (const KernelLauncher& launcher : launchers) {
     if (!launcher.direct_ops.empty())
       first_direct_kernel[launcher.uid] = launcher.direct_ops.front();
   }
+  TraceArgCache args(model);
   std::vector<UnifiedRow> rows;
   rows.reserve(collected.size());
   auto next_uid = static_cast<std::int64_t>(model.event_count());  // max UID + 1
@@ -76,7 +80,7 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
     row.synthetic = c.kind == CollectedKind::kSynthetic;
     row.uid = row.synthetic ? next_uid++ : static_cast<std::int64_t>(c.source);
     row.name = c.name;
-    fill_identity(model, row);
+    fill_identity(args, row);
     row.gpu_events = c.gpu_events;
     row.kernel_details = kernel_details_of(model, row.gpu_events);
     row.kernel_time_us = gpu_busy_time(model, row.gpu_events);
@@ -87,7 +91,7 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
     if (c.kind == CollectedKind::kModeled) {
       row.has_perf_model = true;
       row.category = perf::op_category(row.name, first_kernel);
-      const auto result = perf::evaluate(row.name, op_args(model, tree, row.source));
+      const auto result = perf::evaluate(row.name, op_args(args, tree, row.source));
       if (result.error == perf::ModelError::kNotImplemented) continue;
       if (result.ok()) apply_metrics(result, arch, row);
     } else if (c.kind == CollectedKind::kSoleBackward) {
@@ -95,7 +99,7 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
       const perf::ModelInfo* info = perf::find_model(model.name(c.forward));
       row.category = info != nullptr ? std::string(info->bwd_category)
                                      : perf::op_category(row.name, first_kernel);
-      const auto result = perf::evaluate(model.name(c.forward), op_args(model, tree, c.forward),
+      const auto result = perf::evaluate(model.name(c.forward), op_args(args, tree, c.forward),
                                          perf::Direction::kBackward);
       if (result.error == perf::ModelError::kNotImplemented) continue;
       if (result.ok()) apply_metrics(result, arch, row);

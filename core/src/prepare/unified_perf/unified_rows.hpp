@@ -1,15 +1,17 @@
-// One row per collected event (docs/contracts/trace_model.md §3.6.2): identity and args columns, CPU
-// duration, the GPU ops it covers with their busy time, and the perf-model metrics.
+// One row per collected event (docs/contracts/trace_model.md §3.6.2): identity and args columns,
+// CPU duration, the GPU ops it covers with their busy time, and the perf-model metrics.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "collect_events.hpp"
 #include "loupe/core/prepare/gpu_intervals.hpp"
 #include "loupe/core/prepare/kernel_details_summary.hpp"
+#include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
 
 namespace loupe::core::prepare::unified {
@@ -35,7 +37,8 @@ struct UnifiedRow {
 // Rows in collection order; rows whose model raises "not implemented" are dropped (§3.6.2).
 std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
                                            const trace::EventTree& tree,
-                                           const std::vector<CollectedEvent>& collected,
+                                           std::span<const KernelLauncher> launchers,
+                                           std::span<const CollectedEvent> collected,
                                            const perf::Arch* arch);
 
 }  // namespace loupe::core::prepare::unified

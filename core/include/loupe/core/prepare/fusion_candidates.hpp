@@ -4,11 +4,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "loupe/core/csv_table.hpp"
+#include "loupe/core/prepare/unified_perf_events.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -37,6 +39,11 @@ struct FusionCandidatesResult {
 FusionCandidatesResult fusion_candidates_standalone(const trace::TraceModel& model,
                                                     const trace::EventTree& tree,
                                                     const CsvTable* unified_perf_summary);
+// The same with unified::collect_unified_perf_events(model, tree) already computed (the perf
+// report's, shared).
+FusionCandidatesResult fusion_candidates_standalone(
+    const trace::TraceModel& model, const trace::EventTree& tree,
+    const CsvTable* unified_perf_summary, std::span<const unified::CollectedEvent> collected);
 
 // Comparative extraction (§1.3, §2.7): trace-1 modules whose kernels map, through the lowest
 // common ancestors of `diff_stats` (TraceDiff's diff_stats.csv, parsed), to fewer trace-2

@@ -46,5 +46,9 @@ struct OpsTables {
 
 OpsTables build_ops_tables(const trace::TraceModel& model, const trace::EventTree& tree,
                            const OpsTablesOptions& options = {});
+// The same from kernel_launchers(model, tree), computed once for every table of the perf report.
+OpsTables build_ops_tables(const trace::TraceModel& model, const trace::EventTree& tree,
+                           std::span<const KernelLauncher> launchers,
+                           const OpsTablesOptions& options = {});
 
 }  // namespace loupe::core::prepare

@@ -1,13 +1,16 @@
-// TraceLens's `unified_perf_summary.csv` (docs/contracts/trace_model.md §3.6): on every host path the highest
-// op with a perf model, else the leaf op that launches kernels, plus synthetic rows for kernels
-// nothing else covers; one row per distinct (name, category, thread, args) with perf-model
+// TraceLens's `unified_perf_summary.csv` (docs/contracts/trace_model.md §3.6): on every host path
+// the highest op with a perf model, else the leaf op that launches kernels, plus synthetic rows for
+// kernels nothing else covers; one row per distinct (name, category, thread, args) with perf-model
 // metrics, kernel statistics and call-stack columns.
 #pragma once
 
+#include <span>
 #include <string>
 
+#include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
 #include "loupe/core/prepare/trace_diff.hpp"
+#include "loupe/core/prepare/unified_perf_events.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -21,5 +24,12 @@ namespace loupe::core::prepare {
 std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
                                      const perf::Arch* arch,
                                      const TraceComparison* comparison = nullptr);
+
+// The same from what the perf report computes once for all its tables:
+// kernel_launchers(model, tree) and unified::collect_unified_perf_events(model, tree).
+std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
+                                     const perf::Arch* arch, const TraceComparison* comparison,
+                                     std::span<const KernelLauncher> launchers,
+                                     std::span<const unified::CollectedEvent> collected);
 
 }  // namespace loupe::core::prepare

@@ -1,0 +1,32 @@
+#include "loupe/core/prepare/trace_arg_cache.hpp"
+
+#include "json_text.hpp"
+#include "loupe/core/prepare/py_repr.hpp"
+
+namespace loupe::core::prepare {
+
+std::array<TraceArg*, 4> TraceArgCache::find(trace::Uid uid, std::span<const char* const, 4> keys) {
+  std::array<TraceArg*, 4> found{};
+  for (const trace::ArgPair& pair : model_.args(uid)) {
+    const std::string_view key = model_.str(pair.key);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (found[i] == nullptr && key == keys[i]) found[i] = &parsed(pair);
+    }
+  }
+  return found;
+}
+
+const std::string* TraceArgCache::python_str(TraceArg& arg, bool lists_as_tuples) {
+  if (arg.value.is_null()) return nullptr;
+  std::optional<std::string>& str = lists_as_tuples ? arg.str_as_tuples : arg.str_as_lists;
+  if (!str) str = py_json_str(arg.value, lists_as_tuples);
+  return &*str;
+}
+
+TraceArg& TraceArgCache::parsed(const trace::ArgPair& pair) {
+  const auto [it, inserted] = by_value_.try_emplace(pair.value);
+  if (inserted) it->second.value = parse_json_text(model_.arg_value_text(pair));
+  return it->second;
+}
+
+}  // namespace loupe::core::prepare
