@@ -16,7 +16,8 @@ struct LoadOptions {
   bool read_ahead = true;              // inflate / read on a second thread while parsing
   std::size_t chunk_bytes = 1u << 20;  // JSON text read (or inflated) per step
   // Threads that parse the traceEvents array (docs/performance.md, "Parallel parse"): 0 = one
-  // per core (at most 8), 1 = sequential. The model, warnings and errors do not depend on it.
+  // per core plus one (at most 9; sequential on one core), 1 = sequential. The model, warnings
+  // and errors do not depend on it.
   unsigned parse_threads = 0;
   std::size_t parse_block_bytes = 4u << 20;  // JSON text per parallel block
   // Called about every 64 MiB of JSON text with (JSON bytes so far, file bytes so far).
