@@ -101,7 +101,8 @@ std::optional<LoadError> EventArrayReader::read_element() {
 }
 
 std::optional<LoadError> EventArrayReader::run(std::string_view initial, std::uint64_t base,
-                                               ArrayEntry entry) {
+                                               ArrayEntry entry, std::uint64_t pause_after) {
+  paused_ = false;
   base_ = base;
   pos_ = 0;
   size_ = initial.size();
@@ -136,6 +137,10 @@ std::optional<LoadError> EventArrayReader::run(std::string_view initial, std::ui
     ++pos_;
     if (!skip_ws()) return error_at(pos_, rapidjson::kParseErrorValueInvalid, false);
     if (buf_[pos_] == ']') return error_at(pos_, rapidjson::kParseErrorValueInvalid, false);
+    if (base_ + pos_ >= pause_after) {
+      paused_ = true;
+      return std::nullopt;
+    }
   }
 }
 

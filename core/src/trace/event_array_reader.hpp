@@ -32,8 +32,12 @@ class EventArrayReader {
   // source. Reads every element and the closing `]` (the builder sees the elements, not the
   // brackets). On success the unread bytes are rest() at rest_offset().
   // `entry` says where in the array `initial` starts (the parallel reader resumes mid-array).
+  // With `pause_after`, it pauses at the first element that starts at or after that offset
+  // (after its `,`); paused() then says so and rest() holds the unread bytes from that element.
   std::optional<LoadError> run(std::string_view initial, std::uint64_t base,
-                               ArrayEntry entry = ArrayEntry::kArrayStart);
+                               ArrayEntry entry = ArrayEntry::kArrayStart,
+                               std::uint64_t pause_after = UINT64_MAX);
+  bool paused() const { return paused_; }
   std::string_view rest() const { return {buf_.data() + pos_, size_ - pos_}; }
   std::uint64_t rest_offset() const { return base_ + pos_; }
   // Whether the source is exhausted (rest() is then all that is left).
@@ -55,6 +59,7 @@ class EventArrayReader {
   std::size_t size_ = 0;
   std::uint64_t base_ = 0;  // JSON offset of buf_[0]
   bool eof_ = false;
+  bool paused_ = false;
 };
 
 }  // namespace loupe::core::trace

@@ -57,13 +57,14 @@ std::uint64_t ParallelEventReader::rest_offset() const {
 }
 
 std::optional<LoadError> ParallelEventReader::run_sequential(std::string_view text,
-                                                             std::uint64_t base, ArrayEntry entry) {
+                                                             std::uint64_t base, ArrayEntry entry,
+                                                             std::uint64_t pause_after) {
   sequential_ = std::make_unique<EventArrayReader>(source_, builder_, position_);
-  return sequential_->run(text, base, entry);
+  return sequential_->run(text, base, entry, pause_after);
 }
 
 // With pending_ starting at the array's first element: the bytes from the end of the first
-// element up to and including the second's `{`, when they hold a line break.
+// element up to and including the second's `{`.
 std::optional<std::string_view> ParallelEventReader::find_separator() {
   const std::size_t cap = std::max(block_bytes_ * kMaxBlockGrowth, kMinBlockCap);
   std::size_t end = kValueIncomplete;
@@ -80,9 +81,7 @@ std::optional<std::string_view> ParallelEventReader::find_separator() {
   if (!skip() || pending_[p] != ',') return std::nullopt;
   ++p;
   if (!skip() || pending_[p] != '{') return std::nullopt;
-  const std::string_view separator(pending_.data() + end, p + 1 - end);
-  if (separator.find('\n') == std::string_view::npos) return std::nullopt;
-  return separator;
+  return std::string_view(pending_.data() + end, p + 1 - end);
 }
 
 std::optional<EventBlock> ParallelEventReader::next_block() {
@@ -193,17 +192,27 @@ std::optional<LoadError> ParallelEventReader::run(std::string_view initial, std:
     // not (validly) parsed, goes to the `]`'s caller or to the sequential reader.
     stop_workers();
     const std::uint64_t at = front.block.base + parsed.stop;
+    const std::uint64_t block_end = front.block.base + front.block.text.size();
     std::string text = front.block.text.substr(parsed.stop);
     for (std::size_t i = 1; i < in_flight_.size(); ++i) text += in_flight_[i].block.text;
     text += pending_;
     in_flight_.clear();
     pending_.clear();
+    cancel_.store(false, std::memory_order_relaxed);
     if (parsed.end == BlockEnd::kArrayEnd) {
       rest_ = std::move(text);
       rest_offset_ = at;
       return std::nullopt;
     }
-    return run_sequential(text, at, parsed.resume);
+    // The sequential reader reads past this block's end (or reports the error exactly), then
+    // the blocks start again from the element where it paused.
+    auto err = run_sequential(text, at, parsed.resume, block_end);
+    if (err || !sequential_->paused()) return err;
+    pending_.assign(sequential_->rest());
+    pending_base_ = sequential_->rest_offset();
+    eof_ = eof_ || sequential_->at_eof();
+    sequential_.reset();
+    exhausted = false;
   }
 }
 

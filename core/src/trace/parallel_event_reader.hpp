@@ -2,16 +2,16 @@
 //
 // The main thread reads the JSON text from the byte source and cuts it into blocks of about
 // `block_bytes` at guessed element boundaries: the separator between the array's first two
-// elements (e.g. `,\n    {` in Kineto's indented output, `,\n{` in one-event-per-line files) is
-// looked for, and a block ends just before its `{`. Each block is parsed on a worker thread into
-// a model of its own (event_block_parser.hpp). The main thread then appends the blocks' models
-// in file order (TraceModelBuilder::append_block). A block counts only when the block before it
-// ended exactly at its start after a `,`, which proves the guess; at the first block that does
-// not (a separator inside an element, a syntax error, a truncated file), the rest of the array is
-// read by the sequential EventArrayReader from where the last good element ended. So the model,
-// warnings and errors are always exactly those of the sequential reader; only speed depends on
-// the guesses. Arrays whose first two elements are on one line, and small inputs, are read
-// sequentially.
+// elements (`,\n    {` in Kineto's indented output, `,\n{` in one-event-per-line files, `, {` in
+// one-line files) is looked for, and a block ends just before its `{`. Each block is parsed on a
+// worker thread into a model of its own (event_block_parser.hpp). The main thread then appends
+// the blocks' models in file order (TraceModelBuilder::append_block). A block counts only when
+// the block before it ended exactly at its start after a `,`, which proves the guess. At the first
+// block that does not (a separator inside an element, a syntax error, a truncated file), the
+// sequential EventArrayReader reads on from where the last good element ended, past that block's
+// end (reporting any error exactly), and the blocks start again from the element where it paused.
+// So the model, warnings and errors are always exactly those of the sequential reader; only speed
+// depends on the guesses. Inputs that fit in one block are read sequentially.
 #pragma once
 
 #include <atomic>
@@ -61,7 +61,7 @@ class ParallelEventReader {
   void launch(EventBlock block);
   void stop_workers();
   std::optional<LoadError> run_sequential(std::string_view text, std::uint64_t base,
-                                          ArrayEntry entry);
+                                          ArrayEntry entry, std::uint64_t pause_after = UINT64_MAX);
 
   ByteSource& source_;
   TraceModelBuilder& builder_;
