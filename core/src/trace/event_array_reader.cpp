@@ -10,15 +10,6 @@
 
 namespace loupe::core::trace {
 
-namespace {
-
-constexpr unsigned kParseFlags = rapidjson::kParseNumbersAsStringsFlag |
-                                 rapidjson::kParseNanAndInfFlag | rapidjson::kParseStopWhenDoneFlag;
-
-bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-}  // namespace
-
 bool EventArrayReader::refill() {
   if (eof_) return false;
   const std::string_view chunk = source_.next_chunk();
@@ -39,7 +30,7 @@ bool EventArrayReader::refill() {
 
 bool EventArrayReader::skip_ws() {
   while (true) {
-    while (pos_ < size_ && is_ws(buf_[pos_])) ++pos_;
+    while (pos_ < size_ && is_json_whitespace(buf_[pos_])) ++pos_;
     if (pos_ < size_) return true;
     if (!refill()) return false;
   }
@@ -68,7 +59,7 @@ std::optional<LoadError> EventArrayReader::reparse_element() {
   position_.span = &span;
   position_.span_base = base_ + pos_;
   rapidjson::Reader reader;
-  const rapidjson::ParseResult ok = reader.Parse<kParseFlags>(span, builder_);
+  const rapidjson::ParseResult ok = reader.Parse<kTraceParseFlags>(span, builder_);
   position_.span = nullptr;
   if (!ok) {
     return error_at(pos_ + ok.Offset(), ok.Code(), ok.Code() == rapidjson::kParseErrorTermination);

@@ -14,12 +14,7 @@ namespace loupe::core::trace {
 
 namespace {
 
-constexpr unsigned kParseFlags = rapidjson::kParseNumbersAsStringsFlag |
-                                 rapidjson::kParseNanAndInfFlag | rapidjson::kParseStopWhenDoneFlag;
-
 constexpr std::size_t kWarningKinds = static_cast<std::size_t>(Warning::kCount);
-
-bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 // Reads the element at `pos` into the builder; false when it cannot be read inside the block
 // (it runs past the block's end, is not valid JSON, or the builder stopped).
@@ -42,7 +37,7 @@ bool read_element(std::string_view text, std::size_t& pos, ValueTokenizer& token
   position.span = &span;
   position.span_base = base + pos;
   rapidjson::Reader reader;
-  const rapidjson::ParseResult ok = reader.Parse<kParseFlags>(span, builder);
+  const rapidjson::ParseResult ok = reader.Parse<kTraceParseFlags>(span, builder);
   position.span = nullptr;
   if (!ok) return false;
   pos += span.Tell();
@@ -90,7 +85,7 @@ BlockParse parse_event_block(const EventBlock& block, std::unique_ptr<TraceModel
       return stop(element, entry);
     }
     const std::size_t after_element = pos;
-    while (pos < text.size() && is_ws(text[pos])) ++pos;
+    while (pos < text.size() && is_json_whitespace(text[pos])) ++pos;
     if (pos < text.size() && text[pos] == ']') {
       out.end = BlockEnd::kArrayEnd;
       out.stop = pos + 1;
@@ -99,7 +94,7 @@ BlockParse parse_event_block(const EventBlock& block, std::unique_ptr<TraceModel
     if (pos >= text.size() || text[pos] != ',')
       return stop(after_element, ArrayEntry::kAfterElement);
     ++pos;
-    while (pos < text.size() && is_ws(text[pos])) ++pos;
+    while (pos < text.size() && is_json_whitespace(text[pos])) ++pos;
     if (pos == text.size()) {
       out.end = BlockEnd::kBoundary;
       out.stop = pos;

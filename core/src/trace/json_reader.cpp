@@ -17,9 +17,6 @@ namespace loupe::core::trace {
 
 namespace {
 
-constexpr unsigned kParseFlags = rapidjson::kParseNumbersAsStringsFlag |
-                                 rapidjson::kParseNanAndInfFlag | rapidjson::kParseStopWhenDoneFlag;
-
 // Counts JSON bytes and calls the progress callback about every 64 MiB.
 class ProgressSource final : public ByteSource {
  public:
@@ -101,7 +98,7 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
     rapidjson::ParseResult ok;
     if (parse) {
       rapidjson::Reader reader;
-      ok = reader.Parse<kParseFlags>(*stream, builder);
+      ok = reader.Parse<kTraceParseFlags>(*stream, builder);
     }
     if (!ok && ok.Code() == rapidjson::kParseErrorTermination && builder.take_pause()) {
       // The traceEvents array: its elements go through the fast path.

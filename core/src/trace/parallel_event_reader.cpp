@@ -9,8 +9,6 @@ namespace loupe::core::trace {
 
 namespace {
 
-bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
 // A block grows past block_bytes until it holds a separator, up to this many times its size
 // (and at least kMinBlockCap); then it is handed over as it is (its worker stops inside the cut
 // element and the sequential reader takes over there).
@@ -74,7 +72,7 @@ std::optional<std::string_view> ParallelEventReader::find_separator() {
   std::size_t p = end;
   const auto skip = [&] {
     while (true) {
-      while (p < pending_.size() && is_ws(pending_[p])) ++p;
+      while (p < pending_.size() && is_json_whitespace(pending_[p])) ++p;
       if (p < pending_.size() || !pull()) return p < pending_.size();
     }
   };
@@ -144,7 +142,7 @@ std::optional<LoadError> ParallelEventReader::run(std::string_view initial, std:
   // The array's first element (or its `]`, or whatever is there instead).
   std::size_t first = 0;
   while (true) {
-    while (first < pending_.size() && is_ws(pending_[first])) ++first;
+    while (first < pending_.size() && is_json_whitespace(pending_[first])) ++first;
     if (first < pending_.size() || !pull()) break;
   }
   pending_.erase(0, first);

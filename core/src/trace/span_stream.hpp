@@ -3,10 +3,18 @@
 #pragma once
 
 #include <rapidjson/rapidjson.h>
+#include <rapidjson/reader.h>
 
 #include <cstddef>
 
 namespace loupe::core::trace {
+
+// How RapidJSON reads trace text, wherever it does (the whole file, or one element again):
+// numbers kept as text (exact nanoseconds), NaN / Infinity accepted (warned about), and the
+// parse stops after the value.
+inline constexpr unsigned kTraceParseFlags = rapidjson::kParseNumbersAsStringsFlag |
+                                             rapidjson::kParseNanAndInfFlag |
+                                             rapidjson::kParseStopWhenDoneFlag;
 
 class SpanStream {
  public:

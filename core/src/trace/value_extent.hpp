@@ -10,6 +10,9 @@ namespace loupe::core::trace {
 
 inline constexpr std::size_t kValueIncomplete = static_cast<std::size_t>(-1);
 
+// JSON's four whitespace bytes (RFC 8259).
+inline bool is_json_whitespace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
 // `text[pos]` is the first byte of a value (not whitespace). Returns the index just after the
 // value, or kValueIncomplete when `text` ends first. Objects and arrays end at the bracket
 // that brings the depth back to zero (brackets inside strings ignored, `\"` honoured);

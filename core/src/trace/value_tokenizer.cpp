@@ -6,15 +6,16 @@
 #include <emmintrin.h>
 #endif
 
+#include "value_extent.hpp"
+
 namespace loupe::core::trace {
 
 namespace {
 
-inline bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 inline const char* skip_ws(const char* p, const char* end) {
-  while (p != end && is_ws(*p)) ++p;
+  while (p != end && is_json_whitespace(*p)) ++p;
   return p;
 }
 
