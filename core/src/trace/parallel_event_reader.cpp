@@ -1,6 +1,7 @@
 #include "parallel_event_reader.hpp"
 
 #include <algorithm>
+#include <system_error>
 #include <utility>
 
 #include "value_extent.hpp"
@@ -129,10 +130,18 @@ void ParallelEventReader::launch(EventBlock block) {
     model = std::move(spare_models_.back());
     spare_models_.pop_back();
   }
-  f.result = std::async(std::launch::async,
-                        [this, &block = f.block, nesting, model = std::move(model)]() mutable {
-                          return parse_event_block(block, std::move(model), nesting, cancel_);
-                        });
+  try {
+    f.result = std::async(std::launch::async,
+                          [this, &block = f.block, nesting, model = std::move(model)]() mutable {
+                            return parse_event_block(block, std::move(model), nesting, cancel_);
+                          });
+  } catch (const std::system_error&) {
+    // No thread to be had (a process or thread limit): the block is parsed on this thread when
+    // its result is asked for (the model given to the failed launch went with it).
+    f.result = std::async(std::launch::deferred, [this, &block = f.block, nesting] {
+      return parse_event_block(block, std::make_unique<TraceModel>(), nesting, cancel_);
+    });
+  }
 }
 
 std::optional<LoadError> ParallelEventReader::run(std::string_view initial, std::uint64_t base) {
