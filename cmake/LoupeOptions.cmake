@@ -2,6 +2,17 @@
 option(LOUPE_WERROR "Treat warnings as errors" OFF)
 option(LOUPE_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 
+# ccache, when installed, caches compiles across build trees (a rebuild after a branch switch or a
+# second checkout costs little). Off with -DLOUPE_CCACHE=OFF; a launcher given by the caller wins.
+option(LOUPE_CCACHE "Compile through ccache when it is installed" ON)
+if(LOUPE_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(LOUPE_CCACHE_PROGRAM ccache)
+  if(LOUPE_CCACHE_PROGRAM)
+    set(CMAKE_C_COMPILER_LAUNCHER "${LOUPE_CCACHE_PROGRAM}")
+    set(CMAKE_CXX_COMPILER_LAUNCHER "${LOUPE_CCACHE_PROGRAM}")
+  endif()
+endif()
+
 add_library(loupe_warnings INTERFACE)
 target_compile_options(loupe_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion
