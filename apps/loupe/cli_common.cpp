@@ -12,8 +12,10 @@
 namespace loupe::cli {
 
 void add_verbosity_options(po::options_description& options) {
-  options.add_options()("verbose,v", "more log output (debug level)")("quiet,q",
-                                                                      "only warnings and errors");
+  options.add_options()("verbose,v", "more log output (debug level)")(
+      "quiet,q",
+      "only warnings and errors: no progress, and `analyze` prints no summary (the files and the "
+      "exit code say everything; --fail-on matches are still printed)");
 }
 
 void apply_verbosity(const po::variables_map& vm) {

@@ -155,50 +155,71 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       std::cout << "  " << line << "\n";
     }
   }
-  // The ranked answer: what to fix first and what it should buy (findings.json has them all).
+  // The ranked answer: what to fix first and what it should buy (findings.json has them all),
+  // each figure printed from the value stored there.
   if (const Json* findings = report.run_findings.find("findings");
       findings != nullptr && findings->size() > 0) {
     const Json* run = report.run_findings.find("run");
     const Json* total = run == nullptr ? nullptr : run->find("total_time_ms");
     std::cout << "Top findings";
     if (total != nullptr && total->is_number()) {
-      std::cout << " (estimated saving each, of " << fixed3(total->as_double())
-                << " ms GPU time; savings can overlap)";
+      std::cout << " (estimated saving of each, in ms of the run's " << fixed3(total->as_double())
+                << " ms; each GPU kernel's time is counted in one finding only)";
     }
     std::cout << ":\n";
     size_t shown = 0;
     for (const auto& f : findings->as_array()) {
       if (shown++ == kTopFindingsShown) break;
-      const Json* mid = f.find("saving_ms") == nullptr ? nullptr : f.find("saving_ms")->find("mid");
+      const Json* ms = f.find("saving_ms");
+      const Json* mid = ms == nullptr ? nullptr : ms->find("mid");
       const Json* pct = f.find("saving_percent_of_e2e") == nullptr
                             ? nullptr
                             : f.find("saving_percent_of_e2e")->find("mid");
+      const Json* evidence = f.find("evidence");
+      const bool heuristic =
+          evidence != nullptr && evidence->is_string() && evidence->as_string() == "heuristic";
       std::string saving = "not quantified";
       if (mid != nullptr && mid->is_number()) {
-        saving = fixed3(mid->as_double()) + " ms";
+        const Json* low = ms->find("low");
+        const Json* high = ms->find("high");
+        // A rule of thumb is shown as the range it is.
+        saving =
+            heuristic && low != nullptr && high != nullptr && low->is_number() && high->is_number()
+                ? fixed3(low->as_double()) + "-" + fixed3(high->as_double()) + " ms"
+                : fixed3(mid->as_double()) + " ms";
         if (pct != nullptr && pct->is_number()) {
           char buf[32];
           std::snprintf(buf, sizeof buf, " (%.2f%%)", pct->as_double());
           saving += buf;
         }
       }
-      // The findings file that explains it (evidence.files: metrics, findings, ops table).
+      if (evidence != nullptr && evidence->is_string()) saving += " " + evidence->as_string();
+      // The findings file that explains it (sources.files: metrics, findings, ops table).
       std::string file;
-      if (const Json* evidence = f.find("evidence"); evidence != nullptr) {
-        if (const Json* files = evidence->find("files"); files != nullptr && files->is_array() &&
-                                                         files->size() > 1 &&
-                                                         files->as_array()[1].is_string()) {
+      if (const Json* sources = f.find("sources"); sources != nullptr) {
+        if (const Json* files = sources->find("files"); files != nullptr && files->is_array() &&
+                                                        files->size() > 1 &&
+                                                        files->as_array()[1].is_string()) {
           file = files->as_array()[1].as_string();
         }
       }
       std::cout << "  P" << f.find("priority")->as_int() << "  " << saving << "\t"
-                << f.find("category")->as_string() << "\t"
+                << core::escape_for_terminal(f.find("category")->as_string()) << "\t"
                 << core::escape_for_terminal(f.find("title")->as_string());
       if (!file.empty()) std::cout << "\t" << core::escape_for_terminal(file);
       std::cout << "\n";
     }
     if (findings->size() > kTopFindingsShown) {
       std::cout << "  ... " << findings->size() - kTopFindingsShown << " more in findings.json\n";
+    }
+  }
+  if (const Json* coverage = report.run_findings.find("coverage")) {
+    const Json* ops = coverage->find("ops");
+    const Json* ms = coverage->find("unmodeled_time_ms");
+    if (ops != nullptr && ops->size() > 0 && ms != nullptr && ms->is_number()) {
+      std::cout << "Not covered by a performance model: " << fixed3(ms->as_double()) << " ms in "
+                << ops->size() << (ops->size() == 1 ? " op" : " ops")
+                << " (findings.json `coverage`; no saving is claimed for them)\n";
     }
   }
   if (!report.unhandled.empty()) {
@@ -215,9 +236,10 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
 }
 
 // --fail-on: lists what matched; true when anything did.
-bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings) {
+bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings,
+          bool include_heuristic) {
   if (terms.empty()) return false;
-  const auto matches = core::evaluate_fail_on(terms, run_findings);
+  const auto matches = core::evaluate_fail_on(terms, run_findings, include_heuristic);
   for (const auto& m : matches) {
     std::cout << "FAIL-ON " << m.term << ": " << core::escape_for_terminal(m.what) << "\n";
   }
@@ -295,7 +317,9 @@ int run_analyze(const std::vector<std::string>& args) {
       "fail-on", po::value<std::string>(),
       "exit 3 when a finding or run fact matches, for CI (comma-separated, any matches): "
       "savings>5%, savings>2ms, idle>30%, comm>10%, total>100ms, findings>0, category=gemm, "
-      "tier=system; numeric terms take > >= < <=, category/tier = or !=");
+      "tier=system; numeric terms take > >= < <=, category/tier = or !=; savings terms read "
+      "measured and modeled savings only")(
+      "fail-on-heuristic", "with --fail-on: savings terms also read heuristic savings");
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("dir", po::value<std::string>(), "analysis directory");
@@ -547,9 +571,10 @@ int run_analyze(const std::vector<std::string>& args) {
       return kExitUsage;
     }
     const auto report = core::run_analysis(model, plugins, options);
-    print_summary(report, options.output_dir);
+    if (vm.count("quiet") == 0) print_summary(report, options.output_dir);
     if (report.any_error()) return kExitFindings;
-    return gate(fail_on, report.run_findings) ? kExitGate : kExitOk;
+    return gate(fail_on, report.run_findings, vm.count("fail-on-heuristic") > 0) ? kExitGate
+                                                                                 : kExitOk;
   } catch (const core::PlanError& e) {
     std::cerr << "loupe analyze: " << dir.string() << ": " << e.what() << "\n";
     return kExitUsage;

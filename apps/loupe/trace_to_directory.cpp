@@ -113,6 +113,9 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDi
     return kExitUsage;
   }
   written.views = core::prepare::build_trace_views(loaded->model, tree);
+  if (!options.compat_tracelens) {
+    written.views.op_groups = core::prepare::op_groups_table(prepared.op_groups);
+  }
   for (const auto& file : prepared.files) written.files.push_back(file.relative_path);
   spdlog::info("wrote {} files into {} ({:.2f} s since start)", prepared.files.size(),
                options.output_dir.string(), seconds_since(start));

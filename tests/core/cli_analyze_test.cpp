@@ -28,7 +28,7 @@ std::vector<std::string> plugin_dirs(const std::vector<std::string>& cases) {
 std::vector<std::string> analyze_args(const fs::path& in, const fs::path& out,
                                       const std::vector<std::string>& cases,
                                       std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"analyze", in.string(), "-o", out.string(), "-q"};
+  std::vector<std::string> args = {"analyze", in.string(), "-o", out.string()};
   const auto dirs = plugin_dirs(cases);
   args.insert(args.end(), dirs.begin(), dirs.end());
   args.insert(args.end(), extra.begin(), extra.end());
@@ -62,7 +62,8 @@ TEST_CASE("a good plugin's outputs are written and the run succeeds", "[cli]") {
   const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
   CHECK(std::string((*run)["status"].GetString()) == "OK");
   CHECK(std::string((*run)["plugins"][0]["name"].GetString()) == "test_good");
-  CHECK(std::string((*run)["plugins"][0]["abi"].GetString()) == "1." + std::to_string(LOUPE_ABI_MINOR));
+  CHECK(std::string((*run)["plugins"][0]["abi"].GetString()) ==
+        "1." + std::to_string(LOUPE_ABI_MINOR));
   CHECK(std::string(category_record(*run, "test_good")["status"].GetString()) == "OK");
   CHECK(category_record(*run, "test_good")["findings_count"].GetInt() == 1);
   // Inputs are never touched: nothing new appears in the input directory.

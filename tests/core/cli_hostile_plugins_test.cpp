@@ -24,8 +24,8 @@ namespace {
 std::vector<std::string> analyze_args(const fs::path& in, const fs::path& out,
                                       const std::vector<std::string>& cases,
                                       std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {"analyze", in.string(),        "-o", out.string(),
-                                   "-q",      "--plugin-timeout", "2"};
+  std::vector<std::string> args = {"analyze",    in.string(),        "-o",
+                                   out.string(), "--plugin-timeout", "2"};
   for (const auto& c : cases) {
     args.emplace_back("--plugin-dir");
     args.push_back((loupe::test::test_plugin_dir() / c).string());

@@ -71,8 +71,8 @@ TEST_CASE("routing: by name, by manifest skill, then the tier's fallback", "[cli
   write_routing_manifest(in.path());
   const std::string fallback = loaded_fallback({routing_dir()});
   REQUIRE_FALSE(fallback.empty());
-  const auto r = run_loupe({"analyze", in.path().string(), "-o", out.path().string(), "-q",
-                            "--plugin-dir", routing_dir()});
+  const auto r = run_loupe(
+      {"analyze", in.path().string(), "-o", out.path().string(), "--plugin-dir", routing_dir()});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   rapidjson::Document run;

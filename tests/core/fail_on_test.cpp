@@ -16,10 +16,11 @@ namespace {
 
 Json parse(const std::string& text) { return to_owned_json(*parse_json_document(text)); }
 
-// Two findings: a GEMM card saving 3.343 ms (10.09 %) and an idle card without a saving.
+// Two findings: a GEMM card saving 3.343 ms (10.09 %) and an idle card without a saving, and
+// a heuristic card saving 5 ms (15.09 %).
 Json run_findings(double gemm_ms = 3.343, const char* gemm_id = "gemm-c429b3ce26c6") {
   const double pct = gemm_ms / 33.131 * 100.0;
-  return parse(R"({"schema": "loupe.run_findings/1",
+  return parse(R"({"schema": "loupe.run_findings/2",
     "run": {"total_time_ms": 33.131, "idle_time_percent": 10.2,
             "exposed_comm_time_percent": 0.0},
     "findings": [
@@ -32,7 +33,11 @@ Json run_findings(double gemm_ms = 3.343, const char* gemm_id = "gemm-c429b3ce26
                std::to_string(pct) + R"(, "high": 11.53}},
       {"id": "cpu_idle-0123456789ab", "priority": 2, "category": "cpu_idle", "tier": "system",
        "title": "Host waits", "saving_ms": {"low": null, "mid": null, "high": null},
-       "saving_percent_of_e2e": {"low": null, "mid": null, "high": null}}]})");
+       "saving_percent_of_e2e": {"low": null, "mid": null, "high": null}},
+      {"id": "other-0123456789ab", "priority": 3, "category": "other", "tier": "compute",
+       "title": "A rule of thumb", "evidence": "heuristic",
+       "saving_ms": {"low": 2.5, "mid": 5.0, "high": 7.5},
+       "saving_percent_of_e2e": {"low": 7.55, "mid": 15.09, "high": 22.64}}]})");
 }
 
 std::vector<std::string> matched_terms(const std::string& expr, const Json& doc) {
@@ -42,6 +47,18 @@ std::vector<std::string> matched_terms(const std::string& expr, const Json& doc)
 }
 
 }  // namespace
+
+TEST_CASE("--fail-on savings terms skip heuristic savings unless asked", "[report][fail_on]") {
+  const Json doc = run_findings();
+  // The 5 ms heuristic card is the largest saving, yet only the modeled 3.343 ms one counts.
+  CHECK(matched_terms("savings>4ms", doc).empty());
+  CHECK(matched_terms("savings>15%", doc).empty());
+  const auto with = evaluate_fail_on(parse_fail_on("savings>4ms"), doc, true);
+  REQUIRE(with.size() == 1);
+  CHECK_THAT(with[0].what, Catch::Contains("other-0123456789ab") && Catch::Contains("5.000 ms"));
+  // findings>N and category= still count every finding.
+  CHECK(matched_terms("category=other", doc) == std::vector<std::string>{"category=other"});
+}
 
 TEST_CASE("--fail-on matches findings and run facts", "[report][fail_on]") {
   const Json doc = run_findings();
@@ -53,10 +70,11 @@ TEST_CASE("--fail-on matches findings and run facts", "[report][fail_on]") {
   CHECK(matched_terms("idle>30%", doc).empty());
   CHECK(matched_terms("comm<1%, total>30ms", doc) ==
         std::vector<std::string>{"comm<1%", "total>30ms"});
-  CHECK(matched_terms("findings>=2", doc) == std::vector<std::string>{"findings>=2"});
+  CHECK(matched_terms("findings>=3", doc) == std::vector<std::string>{"findings>=3"});
   CHECK(matched_terms("category=gemm", doc) == std::vector<std::string>{"category=gemm"});
   CHECK(matched_terms("category=sdpa_fwd", doc).empty());
-  CHECK(matched_terms("category!=gemm", doc) == std::vector<std::string>{"category!=gemm"});
+  CHECK(matched_terms("category!=gemm", doc) ==
+        std::vector<std::string>{"category!=gemm", "category!=gemm"});
   CHECK(matched_terms("tier=system", doc) == std::vector<std::string>{"tier=system"});
   // Any term: one match is enough, every match is listed with what matched.
   const auto matches = evaluate_fail_on(parse_fail_on("savings>50%,category=gemm"), doc);
@@ -100,7 +118,7 @@ TEST_CASE("diff-findings lists what appeared, vanished and grew by stable id",
   CHECK(same.appeared.empty());
   CHECK(same.vanished.empty());
   CHECK(same.grew.empty());
-  CHECK(same.unchanged == 2);
+  CHECK(same.unchanged == 3);
 
   const auto grown = diff_findings(old_doc, run_findings(3.8), 10.0);  // +13.7 %
   REQUIRE(grown.grew.size() == 1);
@@ -114,11 +132,11 @@ TEST_CASE("diff-findings lists what appeared, vanished and grew by stable id",
   CHECK(replaced.appeared[0].id == "gemm-ffffffffffff");
   REQUIRE(replaced.vanished.size() == 1);
   CHECK(replaced.vanished[0].id == "gemm-c429b3ce26c6");
-  CHECK(replaced.unchanged == 1);
+  CHECK(replaced.unchanged == 2);
   const Json j = findings_diff_json(replaced);
   CHECK(j.find("appeared")->size() == 1);
-  CHECK(j.find("unchanged")->as_int() == 1);
+  CHECK(j.find("unchanged")->as_int() == 2);
 
   CHECK_THROWS_WITH(diff_findings(parse(R"({"schema": "other"})"), old_doc, 10.0),
-                    Catch::Contains("OLD is not a loupe.run_findings/1 document"));
+                    Catch::Contains("OLD is not a loupe.run_findings/2 document"));
 }

@@ -121,7 +121,7 @@ namespace {
 // cross-rank card is there; priorities follow the mid saving.
 void check_rank_set_findings(const fs::path& out, int world) {
   const auto set = loupe::core::parse_json_document(read_text(out / "findings.json"));
-  CHECK(std::string((*set)["schema"].GetString()) == "loupe.rank_set_findings/1");
+  CHECK(std::string((*set)["schema"].GetString()) == "loupe.rank_set_findings/2");
   CHECK((*set)["run"]["world_size"].GetInt() == world);
   CHECK(static_cast<int>((*set)["run"]["ranks_with_findings"].Size()) == world);
   std::map<std::string, std::map<int, double>> mids;  // id -> rank -> mid saving

@@ -22,6 +22,11 @@ namespace {
 constexpr double kStragglerShare = 0.5;
 constexpr std::size_t kStragglerMinimum = 3;
 constexpr double kStragglerWaitShare = 0.1;
+// A straggler is significant when its mean lateness exceeds the other ranks' mean by more than
+// kNoiseSigmas standard deviations of theirs, and what each other rank waits on it is at least
+// kMaterialShare of the median rank's GPU time (when that is known).
+constexpr double kNoiseSigmas = 3.0;
+constexpr double kMaterialShare = 0.005;
 // A collective group is slow when its median bus bandwidth is below this share of the best its
 // link class reaches in the run; messages below kMinMessageMb are latency-bound and skipped.
 constexpr double kSlowShare = 0.25;
@@ -188,7 +193,8 @@ CrossRankAnalysis analyze_cross_rank(const std::vector<RankCollectives>& ranks, 
   a.offsets = node_offsets(collectives, gpus_per_node);
 
   std::map<int, RankWait> waits;
-  std::map<int, std::map<int, double>> waited_on;  // last rank -> waiting rank -> µs
+  std::map<int, std::map<int, double>> waited_on;          // last rank -> waiting rank -> µs
+  std::map<int, std::pair<double, std::size_t>> lateness;  // rank -> (sum after median, count)
   for (const RankCollectives* r : sorted) waits[r->rank].rank = r->rank;
   for (const Collective& c : collectives) {
     double latest_raw = -INFINITY;
@@ -213,6 +219,16 @@ CrossRankAnalysis analyze_cross_rank(const std::vector<RankCollectives>& ranks, 
       if (r != last) waited_on[last][r] += latest - corrected;
     }
     ++waits[last].arrived_last;
+    std::vector<double> arrivals;
+    for (const MatchedRow* m : c.members) {
+      arrivals.push_back(m->row->ts - offset_of(node_of(m->row->rank, gpus_per_node), a.offsets));
+    }
+    const double middle = median(arrivals);
+    for (std::size_t i = 0; i < c.members.size(); ++i) {
+      auto& [sum, n] = lateness[c.members[i]->row->rank];
+      sum += arrivals[i] - middle;
+      ++n;
+    }
   }
   for (const auto& [rank, w] : waits) a.waits.push_back(w);
 
@@ -250,6 +266,41 @@ CrossRankAnalysis analyze_cross_rank(const std::vector<RankCollectives>& ranks, 
     }
     const double m = median(others);
     if (m > 0) s.compute_excess = busy[s.rank] / m - 1.0;
+  }
+  // Significance: the slowest rank of any set arrives last; it is a finding only when it is
+  // late beyond the spread the other ranks show and the wait matters.
+  std::vector<double> gpu_ms;
+  for (const RankTimeline& t : a.timelines) gpu_ms.push_back(t.computation_ms);
+  const double median_gpu_ms = median(gpu_ms);
+  std::vector<Straggler> candidates = std::move(a.stragglers);
+  a.stragglers.clear();
+  for (Straggler& s : candidates) {
+    std::vector<double> others;
+    for (const auto& [rank, sum_n] : lateness) {
+      if (sum_n.second == 0) continue;
+      const double mean = sum_n.first / static_cast<double>(sum_n.second);
+      if (rank == s.rank) {
+        s.lateness_us = mean;
+      } else {
+        others.push_back(mean);
+      }
+    }
+    double mean = 0.0;
+    for (const double v : others) mean += v;
+    if (!others.empty()) mean /= static_cast<double>(others.size());
+    double var = 0.0;
+    for (const double v : others) var += (v - mean) * (v - mean);
+    if (others.size() > 1) var /= static_cast<double>(others.size() - 1);
+    s.others_mean_us = mean;
+    s.others_spread_us = std::sqrt(var);
+    const double mean_wait =
+        s.waiting_ranks == 0 ? 0.0 : s.others_wait_us / static_cast<double>(s.waiting_ranks);
+    if (median_gpu_ms > 0) s.mean_wait_share = mean_wait / 1000.0 / median_gpu_ms;
+    const bool beyond_spread =
+        others.size() >= 2 && s.lateness_us - mean > kNoiseSigmas * s.others_spread_us;
+    const bool material = median_gpu_ms <= 0 || s.mean_wait_share >= kMaterialShare;
+    s.significant = beyond_spread && material;
+    (s.significant ? a.stragglers : a.within_noise).push_back(s);
   }
   std::sort(a.stragglers.begin(), a.stragglers.end(),
             [](const auto& x, const auto& y) { return x.others_wait_us > y.others_wait_us; });

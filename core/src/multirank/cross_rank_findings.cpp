@@ -206,6 +206,25 @@ std::optional<double> median_rank_gpu_ms(const CrossRankAnalysis& a) {
   return n % 2 == 1 ? totals[n / 2] : (totals[n / 2 - 1] + totals[n / 2]) / 2.0;
 }
 
+// Ranks that arrive last most often but whose lateness stays within the spread of the others
+// (or whose wait is immaterial): named with the numbers, not ranked.
+fd::Section within_noise(const CrossRankAnalysis& a) {
+  std::vector<std::string> items;
+  for (const Straggler& s : a.within_noise) {
+    items.push_back("Rank " + std::to_string(s.rank) + " arrives last at " +
+                    std::to_string(s.arrived_last) + " of its " + std::to_string(s.collectives) +
+                    " collectives, " + fixed(s.lateness_us, 1) +
+                    " us after the median member on average; the other ranks average " +
+                    fixed(s.others_mean_us, 1) + " us with a spread (standard deviation) of " +
+                    fixed(s.others_spread_us, 1) + " us, and their mean wait on it is " +
+                    fixed(s.mean_wait_share * 100.0, 2) +
+                    "% of the median rank's GPU time: within the run's own variation, not a "
+                    "straggler (a straggler is late by more than 3 spreads and costs the others at "
+                    "least 0.5%).");
+  }
+  return {"Within noise", {fd::bullets(items)}};
+}
+
 // The same order as the cards of cross_rank_findings: stragglers, then slow collectives.
 std::vector<std::string> cross_rank_card_identities(const CrossRankAnalysis& a) {
   std::vector<std::string> ids;
@@ -226,6 +245,7 @@ findings::Document cross_rank_findings(const CrossRankAnalysis& a) {
   }
   doc.sections.push_back(overview(a));
   doc.sections.push_back(per_rank_table(a));
+  if (!a.within_noise.empty()) doc.sections.push_back(within_noise(a));
   for (const Straggler& s : a.stragglers) add_straggler(a, s, doc);
   for (const SlowCollective& s : a.slow) add_slow(a, s, doc);
   for (std::size_t i = 0; i < doc.details.size(); ++i) {

@@ -136,6 +136,7 @@ class ReportWriter {
   }
 
   std::string write() {
+    number_from_run_findings();
     title();
     executive_summary();
     warnings();
@@ -170,6 +171,69 @@ class ReportWriter {
   std::map<const ReportCategory*, std::vector<FindingsBlock>> details_;
   std::vector<StyledCard> compute_, fusion_, system_;
   std::vector<const Json*> compute_findings_;  // priority_data.findings[i] of compute_[i]
+  // Default mode: the run's one numbering, findings.json's priorities, by (category, rank in
+  // its findings file); merged cards carry their owner's number; cards findings.json does not
+  // rank (no model behind them) are numbered after every ranked one.
+  std::map<std::pair<std::string, int>, long long> priority_of_;
+  std::map<std::pair<std::string, int>, long long> part_of_;
+  std::map<const StyledCard*, std::pair<long long, std::string>> labels_;
+  long long next_unranked_ = 0;
+
+  // findings.json's entry for a card (default mode), or null.
+  const Json* ranked_finding(const StyledCard& sc) const {
+    const Json* list = in_.run_findings.find("findings");
+    if (list == nullptr || !list->is_array() || sc.category == nullptr) return nullptr;
+    for (const auto& f : list->as_array()) {
+      const auto rank = number_at(f, "category_rank");
+      if (rank && static_cast<int>(*rank) == sc.card.number &&
+          text_at(f, "category") == sc.category->category) {
+        return &f;
+      }
+    }
+    return nullptr;
+  }
+
+  void number_from_run_findings() {
+    const Json* list = in_.run_findings.find("findings");
+    if (list == nullptr || !list->is_array()) return;
+    long long last = 0;
+    for (const auto& f : list->as_array()) {
+      const auto p = number_at(f, "priority");
+      const auto rank = number_at(f, "category_rank");
+      if (!p || !rank) continue;
+      const auto priority = static_cast<long long>(*p);
+      last = std::max(last, priority);
+      priority_of_[{text_at(f, "category"), static_cast<int>(*rank)}] = priority;
+      if (const Json* parts = f.find("parts"); parts != nullptr && parts->is_array()) {
+        for (const auto& part : parts->as_array()) {
+          if (const auto r = number_at(part, "category_rank")) {
+            part_of_[{text_at(part, "category"), static_cast<int>(*r)}] = priority;
+          }
+        }
+      }
+    }
+    next_unranked_ = last + 1;
+  }
+
+  // The number and the title suffix an item is shown with: its position in its section (compat
+  // mode: TraceLens's layout), else findings.json's priority.
+  std::pair<long long, std::string> label(const StyledCard& sc, size_t position) {
+    if (in_.run_findings.is_null() || sc.category == nullptr) {
+      return {static_cast<long long>(position), ""};
+    }
+    if (const auto it = labels_.find(&sc); it != labels_.end()) return it->second;
+    const std::pair<std::string, int> key{sc.category->category, sc.card.number};
+    std::pair<long long, std::string> out;
+    if (const auto p = priority_of_.find(key); p != priority_of_.end()) {
+      out = {p->second, ""};
+    } else if (const auto o = part_of_.find(key); o != part_of_.end()) {
+      out = {o->second, " (part of P" + std::to_string(o->second) + ")"};
+    } else {
+      out = {next_unranked_++, " (not ranked: no saving claimed, see findings.json `coverage`)"};
+    }
+    labels_[&sc] = out;
+    return out;
+  }
 
   std::string platform() const {
     const std::string p = text_at(in_.manifest, "platform");
@@ -270,7 +334,22 @@ class ReportWriter {
          << " kernel-fusion " << (fusion_.size() == 1 ? "candidate" : "candidates") << " and "
          << system_.size() << " system-level " << (system_.size() == 1 ? "finding" : "findings")
          << ".";
-    if (!compute_.empty()) {
+    const Json* ranked = in_.run_findings.find("findings");
+    if (ranked != nullptr && ranked->is_array()) {
+      // Default mode: the ranked answer, as findings.json, the terminal and report.html give it.
+      if (ranked->size() > 0) {
+        const Json& p1 = ranked->as_array().front();
+        const auto ms = number_at(p1.find("saving_ms"), "mid");
+        const auto pct = number_at(p1.find("saving_percent_of_e2e"), "mid");
+        para << " P1 is " << text_at(p1, "title") << " (" << text_at(p1, "category") << ")";
+        if (ms && pct) {
+          para << ", estimated to save " << fixed(*ms, 3) << " ms (" << fixed(*pct, 2)
+               << "% of E2E, " << text_at(p1, "evidence") << ")";
+        }
+        para << ". Items are numbered as in `findings.json`: each GPU kernel's time counts in one "
+                "finding only, and the ranked savings together fit in the run's time.";
+      }
+    } else if (!compute_.empty()) {
       const Json& f = *compute_findings_.front();
       const auto mid = number_at(f, "impact_score");
       para << " The first compute item, P1 " << compute_.front().card.title;
@@ -408,7 +487,9 @@ class ReportWriter {
       const auto& sc = compute_[i];
       const Json& f = *compute_findings_[i];
       const size_t n = i + 1;
-      out_ << "### " << icon_for_priority(n) << " P" << n << ": " << sc.card.title << "\n\n";
+      const auto [shown, suffix] = label(sc, n);
+      out_ << "### " << icon_for_priority(n) << " P" << shown << ": " << sc.card.title << suffix
+           << "\n\n";
       for (const auto& line : without_impact(sc.card.body)) {
         if (line.rfind("**Impact**", 0) == 0) continue;
         out_ << line << "\n";
@@ -421,7 +502,14 @@ class ReportWriter {
       const auto m = number(mid);
       if (m) {
         out_ << "**Impact**: impact_score: " << fixed(*m, 2);
-        if (baseline) {
+        if (const Json* ranked = ranked_finding(sc); ranked != nullptr) {
+          // Default mode: the figure findings.json, the terminal and report.html show.
+          const auto ms = number_at(ranked->find("saving_ms"), "mid");
+          if (ms && baseline) {
+            out_ << " (" << fixed(*ms, 3) << " ms of " << fixed(*baseline, 3)
+                 << " ms E2E after the time ledger, " << text_at(*ranked, "evidence") << ")";
+          }
+        } else if (baseline) {
           out_ << " (" << fixed(*m / 100.0 * *baseline, 3) << " ms of " << fixed(*baseline, 3)
                << " ms E2E, estimated)";
         }
@@ -430,7 +518,7 @@ class ReportWriter {
         out_ << "**Impact**: Not quantifiable from trace data\n";
       }
       out_ << "<!-- impact-end -->\n\n";
-      out_ << kArrow << " *See [Detailed Analysis: Compute kernel insights > P" << n
+      out_ << kArrow << " *See [Detailed Analysis: Compute kernel insights > P" << shown
            << "](#detailed-analysis-compute-p" << n << ") for details*\n\n---\n\n";
     }
   }
@@ -493,13 +581,14 @@ class ReportWriter {
 
   // Fusion and system cards keep the analyzer's body (impact block included).
   void styled_cards(const std::vector<StyledCard>& cards, std::string_view anchor,
-                    std::string_view label, bool fusion) {
+                    std::string_view section, bool fusion) {
     for (size_t i = 0; i < cards.size(); ++i) {
       const size_t n = i + 1;
       const auto& sc = cards[i];
       const char* icon = icon_for_priority(n);
       if (fusion) icon = confidence_icon(card_field(sc.card, "Confidence"));
-      out_ << "### " << icon << " P" << n << ": " << sc.card.title << "\n\n";
+      const auto [shown, suffix] = label(sc, n);
+      out_ << "### " << icon << " P" << shown << ": " << sc.card.title << suffix << "\n\n";
       std::string pending;  // a line to write after the impact block
       for (const auto& line : sc.card.body) {
         std::string text = line;
@@ -531,8 +620,8 @@ class ReportWriter {
         }
         if (!moved.empty()) pending = std::move(moved);
       }
-      out_ << kArrow << " *See [Detailed Analysis: " << label << " > P" << n << "](#" << anchor << n
-           << ") for details*\n\n---\n\n";
+      out_ << kArrow << " *See [Detailed Analysis: " << section << " > P" << shown << "](#"
+           << anchor << n << ") for details*\n\n---\n\n";
     }
   }
 
@@ -584,7 +673,8 @@ class ReportWriter {
               const char* icon) {
     out_ << "<a id=\"" << anchor << n << "\"></a>\n";
     out_ << "<!-- reasoning-candidate tier=" << tier << " rank=" << n << " -->\n";
-    out_ << "#### " << icon << " P" << n << ": " << sc.card.title << "\n";
+    const auto [shown, suffix] = label(sc, n);
+    out_ << "#### " << icon << " P" << shown << ": " << sc.card.title << suffix << "\n";
     if (sc.detail != nullptr) {
       for (const auto& line : sc.detail->body) out_ << line << "\n";
     } else {

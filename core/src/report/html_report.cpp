@@ -152,9 +152,9 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
         << h(text_at(f, "tier")) << "</span></p>\n";
       o << "<p><b>Insight:</b> " << inline_text(text_at(f, "insight")) << "</p>\n";
       o << "<p><b>Action:</b> " << inline_text(text_at(f, "action")) << "</p>\n";
-      if (const Json* ev = f.find("evidence"); ev != nullptr) {
+      if (const Json* ev = f.find("sources"); ev != nullptr) {
         if (const Json* files = ev->find("files"); files != nullptr && files->is_array()) {
-          o << "<p class=\"meta\">Evidence:";
+          o << "<p class=\"meta\">Evidence (" << h(text_at(f, "evidence")) << "):";
           for (const auto& file : files->as_array()) {
             if (!file.is_string()) continue;
             o << " <a href=\"" << h(file.as_string()) << "\">" << h(file.as_string()) << "</a>";

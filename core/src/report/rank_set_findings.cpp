@@ -72,9 +72,10 @@ Entry cross_rank_entry(const CrossRankCard& c, const RankSetFindingsInput& in, s
   Json files = Json::array();
   if (!in.cross_rank_findings_file.empty()) files.push_back(in.cross_rank_findings_file);
   files.push_back("collective_report/nccl_summary_long.csv");
-  Json evidence = Json::object();
-  evidence["files"] = std::move(files);
-  f["evidence"] = std::move(evidence);
+  Json sources = Json::object();
+  sources["files"] = std::move(files);
+  f["sources"] = std::move(sources);
+  f["evidence"] = "measured";  // waits and times measured on every rank
   return {std::move(f), mid, order};
 }
 
@@ -132,16 +133,19 @@ Entry per_rank_entry(const std::string& id, std::vector<Sighting> seen, std::siz
   f["insight"] = text(card.find("insight"));
   f["action"] = text(card.find("action"));
   Json files = Json::array();
-  if (const Json* evidence = card.find("evidence")) {
-    if (const Json* list = evidence->find("files"); list != nullptr && list->is_array()) {
+  if (const Json* sources = card.find("sources")) {
+    if (const Json* list = sources->find("files"); list != nullptr && list->is_array()) {
       for (const Json& file : list->as_array()) {
         files.push_back("rank_" + std::to_string(rep.rank) + "/" + text(&file));
       }
     }
   }
-  Json evidence = Json::object();
-  evidence["files"] = std::move(files);
-  f["evidence"] = std::move(evidence);
+  Json sources = Json::object();
+  sources["files"] = std::move(files);
+  f["sources"] = std::move(sources);
+  f["evidence"] = card.find("evidence") != nullptr && card.find("evidence")->is_string()
+                      ? *card.find("evidence")
+                      : Json("heuristic");
   return {std::move(f), mid, order};
 }
 

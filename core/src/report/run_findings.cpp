@@ -1,13 +1,16 @@
 #include "loupe/core/report/run_findings.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <optional>
 
+#include "gpu_op_index.hpp"
 #include "loupe/core/json_convert.hpp"
+#include "loupe/core/report/time_ledger.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/python_format.hpp"
 
@@ -75,27 +78,82 @@ std::string without_digits(const std::string& title) {
   return out;
 }
 
+// One card of one category on its way into findings.json.
 struct Entry {
   Json finding;
-  std::optional<double> saving_mid_ms;
-  size_t order = 0;
+  ledger::Claim claim;
+  bool quantified = false;                // the card states a saving
+  bool is_idle = false;                   // the saving is measured idle time (cpu_idle)
+  std::optional<double> members_time_ms;  // compute: the members' measured time
 };
 
-// The kernel names of one operation in metrics.operations[] (compute tier).
-Json kernels_of(const rapidjson::Value* metrics, const std::string& op) {
-  Json kernels = Json::array();
-  const auto* operations = member(metrics, "operations");
-  if (operations == nullptr || !operations->IsArray()) return kernels;
-  for (const auto& o : operations->GetArray()) {
-    if (text(member(&o, "name")) != op) continue;
-    const std::string kernel = text(member(&o, "kernel_name"));
-    if (!kernel.empty()) kernels.push_back(kernel);
+// A card's stated saving in ms: its own `saving_ms` when sane, else its impact percentages of the
+// run's time (plugins that state only percentages, and compat mode).
+std::optional<ledger::Saving> stated_saving(const rapidjson::Value& card,
+                                            std::optional<double> baseline_ms) {
+  if (const auto* s = member(&card, "saving_ms"); s != nullptr && s->IsObject()) {
+    const auto low = number(member(s, "low"));
+    const auto mid = number(member(s, "mid"));
+    const auto high = number(member(s, "high"));
+    if (low && mid && high && std::isfinite(*high) && *low >= 0 && *low <= *mid && *mid <= *high) {
+      return ledger::Saving{*low, *mid, *high};
+    }
   }
-  return kernels;
+  const auto* impact = member(&card, "impact");
+  const auto low = number(member(impact, "low"));
+  const auto mid = number(member(impact, "mid"));
+  const auto high = number(member(impact, "high"));
+  if (!low || !mid || !high || !baseline_ms || !std::isfinite(*high)) return std::nullopt;
+  ledger::Saving s{*low / 100.0 * *baseline_ms, *mid / 100.0 * *baseline_ms,
+                   *high / 100.0 * *baseline_ms};
+  s.low = std::max(0.0, s.low);
+  s.mid = std::max(s.low, s.mid);
+  s.high = std::max(s.mid, s.high);
+  return s;
 }
 
+findings::Evidence evidence_of(const rapidjson::Value& card, const rapidjson::Value* cf) {
+  if (const auto e = findings::evidence_from_string(text(member(&card, "evidence")))) return *e;
+  const std::string method = text(member(cf, "estimate_method"));
+  if (method == "quantified") return findings::Evidence::Modeled;
+  return findings::Evidence::Heuristic;  // nothing says how the number was obtained
+}
+
+// The GPU ops a card claims: its own kernel uids and the GPU ops of its op groups.
+std::vector<std::int64_t> claimed_kernels(const rapidjson::Value& card,
+                                          const report::GpuOpIndex& ops) {
+  std::vector<std::int64_t> out;
+  const auto* claims = member(&card, "claims");
+  if (const auto* k = member(claims, "kernels"); k != nullptr && k->IsArray()) {
+    for (const auto& v : k->GetArray()) {
+      if (v.IsInt64()) out.push_back(v.GetInt64());
+    }
+  }
+  if (const auto* g = member(claims, "op_groups"); g != nullptr && g->IsArray()) {
+    for (const auto& v : g->GetArray()) {
+      if (!v.IsInt64()) continue;
+      const auto group = ops.group(v.GetInt64());
+      out.insert(out.end(), group.begin(), group.end());
+    }
+  }
+  return out;
+}
+
+// A compute card that has no model behind it: an op's time, not a change to make. Default mode
+// lists it under `coverage` instead of ranking it.
+bool is_unmodeled(const rapidjson::Value* cf) {
+  return text(member(cf, "estimate_method")) == "heuristic" &&
+         text(member(cf, "bound_type")) == "unmodeled";
+}
+
+struct Coverage {
+  Json ops = Json::array();
+  double time_ms = 0.0;
+};
+
 void add_category(const Model& model, const PluginOutcome& plugin, const CategoryOutcome& c,
-                  std::optional<double> baseline_ms, std::vector<Entry>& out) {
+                  std::optional<double> baseline_ms, const report::GpuOpIndex& gpu_ops,
+                  bool default_mode, std::vector<Entry>& out, Coverage& coverage) {
   const auto* recs = member(c.findings_document.get(), "recommendations");
   if (recs == nullptr || !recs->IsArray()) return;
   const auto* metrics = model.document(c.metrics_path);
@@ -110,29 +168,44 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
         i < category_findings->Size()) {
       cf = &(*category_findings)[i];
     }
-    Json f = Json::object();
     Json ops = Json::array();
-    Json kernels = Json::array();
+    std::vector<std::string> names;
     std::optional<double> time_ms;
-    std::string identity;
     if (const auto* members = member(cf, "members"); members != nullptr && members->IsArray()) {
-      std::vector<std::string> names;
       for (const auto& m : members->GetArray()) {
         const std::string op = text(member(&m, "operation"));
-        names.push_back(op);
-        ops.push_back(op);
-        Json op_kernels = kernels_of(metrics, op);
-        for (auto& k : op_kernels.as_array()) kernels.push_back(std::move(k));
+        if (std::find(names.begin(), names.end(), op) == names.end()) names.push_back(op);
         if (const auto t = number(member(&m, "time_ms"))) time_ms = time_ms.value_or(0.0) + *t;
       }
-      std::sort(names.begin(), names.end());
-      identity = text(member(cf, "bound_type")) + "|" + text(member(cf, "library")) + "|" +
-                 text(member(cf, "eff_bucket"));
-      for (const auto& n : names) identity += "|" + n;
+    }
+    if (default_mode && is_unmodeled(cf)) {
+      for (const auto& name : names) {
+        Json entry = Json::object();
+        entry["operation"] = name;
+        entry["category"] = c.category;
+        entry["time_ms"] = number_or_null(time_ms, 3);
+        coverage.ops.push_back(std::move(entry));
+      }
+      coverage.time_ms += time_ms.value_or(0.0);
+      continue;
+    }
+    // What identifies the finding apart from its numbers, its GPU and its efficiency bucket:
+    // compute tier, the library and the ops it names; other tiers, the title without digits.
+    std::string identity;
+    if (!names.empty()) {
+      std::vector<std::string> sorted = names;
+      std::sort(sorted.begin(), sorted.end());
+      identity = text(member(cf, "library"));
+      for (const auto& n : sorted) identity += "|" + n;
     } else {
       identity = without_digits(text(member(&rec, "title")));
     }
     if (const int n = ++identities_seen[identity]; n > 1) identity += "#" + std::to_string(n);
+    for (const auto& n : names) ops.push_back(n);
+
+    Entry e;
+    Json& f = e.finding;
+    f = Json::object();
     f["id"] = finding_id(c.category, identity);
     f["category"] = c.category;
     f["tier"] = to_string(plugin.plugin->tier);
@@ -143,25 +216,8 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     const std::string library = text(member(&rec, "library"));
     f["library"] = library.empty() ? Json() : Json(library);
     f["operations"] = std::move(ops);
-    f["kernels"] = std::move(kernels);
-    f["measured_time_ms"] = number_or_null(time_ms, 3);
     f["bound_type"] = cf == nullptr ? Json() : Json(text(member(cf, "bound_type")));
     f["estimate_method"] = cf == nullptr ? Json() : Json(text(member(cf, "estimate_method")));
-    const auto* impact = member(&rec, "impact");
-    Json pct = Json::object();
-    Json ms = Json::object();
-    std::optional<double> mid_ms;
-    for (const auto& [key, name] :
-         {std::pair{"low", "low"}, std::pair{"mid", "mid"}, std::pair{"high", "high"}}) {
-      const auto p = number(member(impact, key));
-      pct[name] = number_or_null(p, 2);
-      std::optional<double> m;
-      if (p && baseline_ms) m = *p / 100.0 * *baseline_ms;
-      ms[name] = number_or_null(m, 3);
-      if (std::string_view(key) == "mid") mid_ms = m;
-    }
-    f["saving_percent_of_e2e"] = std::move(pct);
-    f["saving_ms"] = std::move(ms);
     f["insight"] = text(member(&rec, "insight"));
     f["action"] = text(member(&rec, "action"));
     Json files = Json::array();
@@ -169,12 +225,68 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     files.push_back(c.findings_path);
     const std::string ops_csv = "category_data/" + c.category + "_ops.csv";
     if (compute && model.table(ops_csv) != nullptr) files.push_back(ops_csv);
-    Json backing = Json::object();
-    backing["files"] = std::move(files);
-    backing["rows"] = f["operations"];
-    f["evidence"] = std::move(backing);
-    out.push_back({std::move(f), mid_ms, out.size()});
+    Json sources = Json::object();
+    sources["files"] = std::move(files);
+    sources["rows"] = f["operations"];
+    f["sources"] = std::move(sources);
+
+    e.claim.evidence = evidence_of(rec, cf);
+    e.claim.kernels = claimed_kernels(rec, gpu_ops);
+    if (const auto s = stated_saving(rec, baseline_ms)) {
+      e.claim.saving = *s;
+      e.quantified = true;
+    }
+    e.is_idle = c.category == "cpu_idle" && e.claim.evidence == findings::Evidence::Measured;
+    e.members_time_ms = time_ms;
+    out.push_back(std::move(e));
   }
+}
+
+Json saving_json(const ledger::Saving& s) {
+  Json j = Json::object();
+  j["low"] = py::round_half_even(s.low, 3);
+  j["mid"] = py::round_half_even(s.mid, 3);
+  j["high"] = py::round_half_even(s.high, 3);
+  return j;
+}
+
+Json null_levels() {
+  Json j = Json::object();
+  j["low"] = nullptr;
+  j["mid"] = nullptr;
+  j["high"] = nullptr;
+  return j;
+}
+
+// The share of the run's time, from the stored (rounded) ms: the same figure everywhere.
+Json percent_json(const Json& ms, std::optional<double> baseline_ms) {
+  Json j = Json::object();
+  for (const char* key : {"low", "mid", "high"}) {
+    const Json* v = ms.find(key);
+    j[key] = v != nullptr && v->is_number() && baseline_ms && *baseline_ms > 0
+                 ? Json(py::round_half_even(v->as_double() / *baseline_ms * 100.0, 2))
+                 : Json();
+  }
+  return j;
+}
+
+// The distinct names of the GPU ops a finding owns, and of the ops that launched them.
+void owned_names(const std::vector<std::int64_t>& owned, const report::GpuOpIndex& gpu_ops,
+                 Json& kernels, Json& ops) {
+  std::vector<std::string> k;
+  std::vector<std::string> o;
+  for (const auto uid : owned) {
+    const auto* facts = gpu_ops.find(uid);
+    if (facts == nullptr) continue;
+    if (std::find(k.begin(), k.end(), facts->name) == k.end()) k.push_back(facts->name);
+    if (!facts->op_name.empty() && std::find(o.begin(), o.end(), facts->op_name) == o.end()) {
+      o.push_back(facts->op_name);
+    }
+  }
+  kernels = Json::array();
+  for (auto& n : k) kernels.push_back(std::move(n));
+  ops = Json::array();
+  for (auto& n : o) ops.push_back(std::move(n));
 }
 
 }  // namespace
@@ -183,14 +295,17 @@ std::string finding_id(const std::string& category, const std::string& identity)
   return category + "-" + short_hash(category + "\n" + identity);
 }
 
-Json build_run_findings(const Model& model, const AnalyzeReport& report) {
+Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat compat) {
+  const bool default_mode = compat != Compat::TraceLens;
   Json doc = Json::object();
   doc["schema"] = kRunFindingsSchema;
   doc["run"] = run_facts(model, report);
   const auto baseline =
       number(member(member(model.document(kManifest), "gpu_utilization"), "total_time_ms"));
+  const auto gpu_ops = report::GpuOpIndex::from_model(model);
   Json categories = Json::array();
   std::vector<Entry> entries;
+  Coverage coverage;
   for (const auto& plugin : report.plugins) {
     for (const auto& c : plugin.categories) {
       Json cj = Json::object();
@@ -202,26 +317,113 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report) {
       if (!c.message.empty()) cj["message"] = c.message;
       categories.push_back(std::move(cj));
       if (c.status == findings::Status::Ok && c.findings_document) {
-        add_category(model, plugin, c, baseline, entries);
+        add_category(model, plugin, c, baseline, gpu_ops, default_mode, entries, coverage);
       }
     }
   }
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    if (a.saving_mid_ms.has_value() != b.saving_mid_ms.has_value()) {
-      return a.saving_mid_ms.has_value();
-    }
-    return a.saving_mid_ms.value_or(0.0) > b.saving_mid_ms.value_or(0.0);
-  });
+
+  std::vector<ledger::Claim> claims;
+  claims.reserve(entries.size());
+  for (const auto& e : entries) claims.push_back(e.claim);
+  const ledger::Ledger settled = ledger::settle(claims, gpu_ops.durations(), baseline.value_or(0));
+
+  // Ranked findings (quantified first, in the ledger's order), then the unquantified ones in
+  // category order; merged findings become parts of their owner.
+  std::vector<std::size_t> order;
+  for (const auto i : settled.ranking) {
+    if (entries[i].quantified) order.push_back(i);
+  }
+  for (const auto i : settled.ranking) {
+    if (!entries[i].quantified) order.push_back(i);
+  }
   Json findings = Json::array();
   long long priority = 0;
-  for (auto& e : entries) {
-    e.finding["priority"] = ++priority;
-    findings.push_back(std::move(e.finding));
+  std::size_t merged = 0;
+  std::size_t trimmed = 0;
+  std::size_t owned_kernels = 0;
+  std::int64_t owned_ns = 0;
+  for (const auto i : order) {
+    Entry& e = entries[i];
+    const ledger::Settlement& s = settled.findings[i];
+    Json& f = e.finding;
+    f["priority"] = ++priority;
+    f["evidence"] = findings::to_string(e.claim.evidence);
+    if (e.quantified) {
+      f["saving_ms"] = saving_json(s.saving);
+      f["stated_saving_ms"] = saving_json(e.claim.saving);
+    } else {
+      f["saving_ms"] = null_levels();
+      f["stated_saving_ms"] = null_levels();
+    }
+    f["saving_percent_of_e2e"] = percent_json(f["saving_ms"], baseline);
+    f["ledger"] = ledger::to_string(s.disposition);
+    if (s.disposition == ledger::Disposition::Trimmed) ++trimmed;
+    Json owns = Json();
+    if (s.claimed_ns > 0) {
+      owns = Json::object();
+      Json uids = Json::array();
+      for (const auto k : s.owned) uids.push_back(static_cast<long long>(k));
+      owns["kernel_count"] = static_cast<long long>(s.owned.size());
+      owns["kernel_time_ms"] = py::round_half_even(static_cast<double>(s.owned_ns) / 1e6, 3);
+      owns["kernel_uids"] = std::move(uids);
+      owned_kernels += s.owned.size();
+      owned_ns += s.owned_ns;
+      Json kernel_names;
+      Json op_names;
+      owned_names(s.owned, gpu_ops, kernel_names, op_names);
+      f["kernels"] = std::move(kernel_names);
+      if (f["operations"].size() == 0) f["operations"] = std::move(op_names);
+      f["measured_time_ms"] = py::round_half_even(static_cast<double>(s.owned_ns) / 1e6, 3);
+    } else if (e.is_idle && e.quantified) {
+      owns = Json::object();
+      owns["idle_ms"] = py::round_half_even(e.claim.saving.high, 3);
+      f["kernels"] = Json::array();
+      f["measured_time_ms"] = py::round_half_even(e.claim.saving.high, 3);
+    } else {
+      f["kernels"] = Json::array();
+      f["measured_time_ms"] = number_or_null(e.members_time_ms, 3);
+    }
+    f["owns"] = std::move(owns);
+    Json parts = Json::array();
+    for (const auto p : s.parts) {
+      const Entry& part = entries[p];
+      Json pj = Json::object();
+      pj["id"] = part.finding.find("id") != nullptr ? *part.finding.find("id") : Json();
+      pj["category"] = *part.finding.find("category");
+      pj["category_rank"] = *part.finding.find("category_rank");
+      pj["title"] = *part.finding.find("title");
+      pj["evidence"] = findings::to_string(part.claim.evidence);
+      pj["stated_saving_ms"] = part.quantified ? saving_json(part.claim.saving) : null_levels();
+      parts.push_back(std::move(pj));
+      ++merged;
+    }
+    f["parts"] = std::move(parts);
+    findings.push_back(std::move(f));
   }
   doc["categories"] = std::move(categories);
   Json unhandled = Json::array();
   for (const auto& u : report.unhandled) unhandled.push_back(u);
   doc["unhandled_categories"] = std::move(unhandled);
+
+  Json ledger_json = Json::object();
+  ledger_json["run_time_ms"] = number_or_null(baseline, 3);
+  ledger_json["ranked_saving_ms"] = saving_json(settled.ranked_total);
+  ledger_json["owned_kernel_count"] = static_cast<long long>(owned_kernels);
+  ledger_json["owned_kernel_time_ms"] = py::round_half_even(static_cast<double>(owned_ns) / 1e6, 3);
+  ledger_json["merged_findings"] = static_cast<long long>(merged);
+  ledger_json["trimmed_findings"] = static_cast<long long>(trimmed);
+  ledger_json["unknown_kernel_claims"] = static_cast<long long>(settled.unknown_kernels);
+  ledger_json["kernel_level"] = !gpu_ops.empty();
+  doc["ledger"] = std::move(ledger_json);
+  if (default_mode) {
+    Json cov = Json::object();
+    cov["unmodeled_time_ms"] = py::round_half_even(coverage.time_ms, 3);
+    cov["unmodeled_percent_of_e2e"] =
+        baseline && *baseline > 0 ? Json(py::round_half_even(coverage.time_ms / *baseline * 100, 2))
+                                  : Json();
+    cov["ops"] = std::move(coverage.ops);
+    doc["coverage"] = std::move(cov);
+  }
   doc["findings"] = std::move(findings);
   return doc;
 }

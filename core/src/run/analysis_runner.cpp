@@ -70,7 +70,7 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
 // (docs/findings-schema.md).
 void write_run_findings(const Model& model, AnalyzeReport& report,
                         const std::filesystem::path& output_dir, Compat compat) {
-  report.run_findings = build_run_findings(model, report);
+  report.run_findings = build_run_findings(model, report, compat);
   // Serving steps and GPU graphs (docs/report.md): default mode, from a raw trace only.
   if (const auto* serving = model.document("trace/serving_summary.json");
       serving != nullptr && compat != Compat::TraceLens) {

@@ -337,6 +337,10 @@ fd::Recommendation card(const Candidate& c, const Breakdown& b, bool compat) {
         "impact_score: " + dump_python_json(c.impact_mid, -1) + "; estimated saving " +
             fixed(c.mid_ms, 3) + " ms (low " + fixed(c.low_ms, 3) + " ms, high " +
             fixed(c.high_ms, 3) + " ms: the measured idle time of this mechanism, an upper bound)"};
+    // The high end is measured idle time; the ledger reads the saving in ms, not through the
+    // percentage of the span (docs/findings-schema.md, "Claims").
+    r.evidence = fd::Evidence::Measured;
+    r.saving_ms = fd::SavingMs{c.low_ms, c.mid_ms, c.high_ms};
   }
   return r;
 }

@@ -105,6 +105,10 @@ AnalysisResult analyze_inputs(const Inputs& in, const ArchResolver& resolve_arch
                              : standalone_estimate(candidates[i], i, in.lookup, config.peaks,
                                                    in.baseline_ms, eo, m);
       if (r.estimate) {
+        if (m != nullptr && m->status == MeasurementStatus::Measured &&
+            r.estimate->time_source == TimeSource::MeasuredInstances) {
+          r.estimate->kernel_uids = m->kernel_uids;
+        }
         estimates.push_back(std::move(*r.estimate));
       } else {
         gates.push_back({i, r.rejection});

@@ -72,6 +72,7 @@ struct Estimate {
   TimeSource time_source = TimeSource::FirstInstanceScaled;
   std::int64_t measured_instances = 0;  // instances whose kernel time is in time_ms
   std::vector<GroupAccount> groups;     // MeasuredInstances: one per shape group
+  std::vector<std::int64_t> kernel_uids;  // MeasuredInstances: the GPU ops of every instance
 };
 
 // Why a candidate produced no estimate (the gate that stopped it).

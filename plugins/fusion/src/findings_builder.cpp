@@ -392,6 +392,11 @@ fd::Document build_findings(const std::vector<Estimate>& estimates, const Findin
     card.impact =
         fd::ImpactScores{Json(e.impact_low), Json(e.impact_mid), Json(e.impact_high), impact_text};
     card.confidence = fd::Confidence{level, confidence_reason(e.confidence)};
+    if (measured_savings) {  // what the run's time ledger reads (docs/findings-schema.md)
+      card.evidence = fd::Evidence::Modeled;
+      card.saving_ms = fd::SavingMs{0.75 * e.savings_high_ms, e.savings_mid_ms, e.savings_high_ms};
+      card.claims.kernels = e.kernel_uids;
+    }
     doc.recommendations.push_back(std::move(card));
 
     fd::Detail detail;

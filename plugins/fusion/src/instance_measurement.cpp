@@ -41,8 +41,10 @@ bool matches_at(const StreamRun& stream, std::size_t start,
   return true;
 }
 
-void add_instance(std::vector<InstanceGroup>& groups, const StreamRun& stream, std::size_t start,
+void add_instance(InstanceMeasurement& m, const StreamRun& stream, std::size_t start,
                   std::size_t length) {
+  std::vector<InstanceGroup>& groups = m.groups;
+  for (std::size_t i = 0; i < length; ++i) m.kernel_uids.push_back(stream.at(start + i).uid);
   std::vector<std::string> names;
   names.reserve(length);
   for (std::size_t i = 0; i < length; ++i) names.push_back(stream.at(start + i).name);
@@ -159,7 +161,7 @@ InstanceMeasurement measure_instances(const Candidate& c, const KernelTimeline* 
   }
 
   // The first instance's group first, then the others in time order.
-  add_instance(m.groups, stream, first[0].index, signature.size());
+  add_instance(m, stream, first[0].index, signature.size());
   std::int64_t matched = 1;
   for (std::size_t i = 0; i < stream.size();) {
     if (i == first[0].index) {
@@ -168,7 +170,7 @@ InstanceMeasurement measure_instances(const Candidate& c, const KernelTimeline* 
     }
     const bool overlaps_first = i < first[0].index && i + signature.size() > first[0].index;
     if (!overlaps_first && matches_at(stream, i, signature)) {
-      add_instance(m.groups, stream, i, signature.size());
+      add_instance(m, stream, i, signature.size());
       ++matched;
       i += signature.size();
     } else {
@@ -179,6 +181,7 @@ InstanceMeasurement measure_instances(const Candidate& c, const KernelTimeline* 
   if (matched > c.instances_or_one()) {
     m.status = MeasurementStatus::Ambiguous;
     m.groups.clear();
+    m.kernel_uids.clear();
     return m;
   }
   m.status = MeasurementStatus::Measured;

@@ -69,6 +69,7 @@ struct InstanceMeasurement {
   std::int64_t matched_instances = 0;
   std::vector<InstanceGroup> groups;  // first group: the first instance's kernels
   double total_us = 0.0;
+  std::vector<std::int64_t> kernel_uids;  // every matched instance's kernels (the card's claims)
 };
 
 // Finds the instances of `c`: runs of consecutive kernels on the first instance's stream whose

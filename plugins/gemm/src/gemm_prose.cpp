@@ -56,7 +56,10 @@ std::optional<GemmProse::Shape> GemmProse::shape(const compute::FindingContext& 
   if (!dims) return std::nullopt;
   Shape s;
   s.dims = *dims;
-  s.diagnosis = diagnose(*dims, f.bound_type() == "memory");
+  const Json* eff = member(member(op, "efficiency"), "efficiency_percent");
+  s.diagnosis = diagnose(
+      *dims, f.bound_type() == "memory",
+      eff != nullptr && eff->is_number() ? std::optional<double>(eff->as_double()) : std::nullopt);
   const Json* name = member(op, "name");
   s.op_name = name != nullptr && name->is_string() ? name->as_string() : "";
   const Json* fpb = member(member(op, "efficiency"), "flops_per_byte");

@@ -64,7 +64,8 @@ std::int64_t output_tiles(const GemmDims& dims) {
          ((dims.n + kTileEdge - 1) / kTileEdge);
 }
 
-ShapeDiagnosis diagnose(const GemmDims& dims, bool memory_bound) {
+ShapeDiagnosis diagnose(const GemmDims& dims, bool memory_bound,
+                        std::optional<double> efficiency_percent) {
   ShapeDiagnosis d;
   d.output_tiles = output_tiles(dims);
   const std::int64_t large = std::max(dims.m, dims.n);
@@ -78,16 +79,24 @@ ShapeDiagnosis diagnose(const GemmDims& dims, bool memory_bound) {
     return d;
   }
   const std::pair<char, std::int64_t> named[] = {{'M', dims.m}, {'N', dims.n}, {'K', dims.k}};
+  // The loads run along K (of A) and N (of B and C): those set the vector alignment.
   for (const auto& [name, v] : named) {
-    if (v % kVectorAlign != 0) d.pad.push_back({name, v, round_up(v, kTileMultiple)});
+    if (name != 'M' && v % kVectorAlign != 0) {
+      d.pad.push_back({name, v, round_up(v, kTileMultiple)});
+    }
   }
   if (!d.pad.empty()) {
     d.pattern = ShapePattern::Misaligned;
     return d;
   }
+  // The share of the padded size that the last tile leaves empty must explain the gap.
+  const double gap = efficiency_percent ? std::max(0.0, 1.0 - *efficiency_percent / 100.0) : 0.0;
+  const double needed = efficiency_percent ? 0.5 * gap : kMinTileWaste;
   for (const auto& [name, v] : named) {
     if (v > kTileMultiple && v % kTileMultiple != 0 && !power_of_two(v)) {
-      d.pad.push_back({name, v, round_up(v, kTileMultiple)});
+      const std::int64_t to = round_up(v, kTileMultiple);
+      const double waste = static_cast<double>(to - v) / static_cast<double>(to);
+      if (waste >= needed && waste > 0.0) d.pad.push_back({name, v, to});
     }
   }
   if (!d.pad.empty()) {

@@ -51,7 +51,14 @@ struct ShapeDiagnosis {
 };
 
 // Picks the pattern for one operation; memory_bound selects the tall-skinny rule.
-ShapeDiagnosis diagnose(const GemmDims& dims, bool memory_bound);
+// Padding is proposed only where it can deliver (docs/deviations.md, "GEMM actions"): a
+// misaligned dimension only when it sets the vector alignment of the loads (N and K of a
+// row-major PyTorch GEMM; M is the row count, often the token count, and does not), and an
+// off-tile dimension only when the share of its last tile left empty explains at least half of
+// the roofline gap (`efficiency_percent`; without it, at least kMinTileWaste).
+ShapeDiagnosis diagnose(const GemmDims& dims, bool memory_bound,
+                        std::optional<double> efficiency_percent = std::nullopt);
+inline constexpr double kMinTileWaste = 0.05;
 
 std::int64_t output_tiles(const GemmDims& dims);
 

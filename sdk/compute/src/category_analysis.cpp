@@ -213,6 +213,12 @@ class OperationsBuilder {
     out.impact.bound_type = eff.bound_type;
     out.impact.library = library;
     out.impact.fusion_flagged = fusion_flagged;
+    if (!compat) {
+      const double ex_uid = in_.number(row, "ex_UID");
+      if (!missing(ex_uid) && std::isfinite(ex_uid)) {
+        out.impact.ex_uid = static_cast<std::int64_t>(ex_uid);
+      }
+    }
     return std::nullopt;
   }
 

@@ -14,9 +14,7 @@ findings::Document findings_for(const AnalysisResult& analysis, const AnalysisOp
   const Json* list = analysis.metrics.find("category_findings");
   if (list == nullptr || !list->is_array()) return doc;
   for (size_t i = 0; i < doc.recommendations.size() && i < list->size(); ++i) {
-    auto& impact = doc.recommendations[i].impact;
-    const std::string saving = savings_sentence(list->as_array()[i]);
-    if (impact && !saving.empty()) impact->text += "; " + saving;
+    append_savings_to_card(doc.recommendations[i], list->as_array()[i]);
   }
   return doc;
 }

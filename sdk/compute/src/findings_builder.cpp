@@ -482,6 +482,31 @@ fd::Table data_table(const FindingContext& f) {
 
 }  // namespace
 
+namespace {
+
+// What the host's time ledger reads from a card (docs/findings-schema.md, "Claims"): the
+// evidence behind the estimate, its saving in ms (default mode: estimated_savings_ms*), and the
+// op groups of its members (default mode: their ex_UID).
+void add_ledger_facts(const Json& finding, fd::Recommendation& card) {
+  card.evidence = string_or(member_or_null(finding, "estimate_method"), "") == "heuristic"
+                      ? fd::Evidence::Heuristic
+                      : fd::Evidence::Modeled;
+  const Json& low = member_or_null(finding, "estimated_savings_ms_low");
+  const Json& mid = member_or_null(finding, "estimated_savings_ms");
+  const Json& high = member_or_null(finding, "estimated_savings_ms_high");
+  if (low.is_number() && mid.is_number() && high.is_number()) {
+    card.saving_ms = fd::SavingMs{low.as_double(), mid.as_double(), high.as_double()};
+  }
+  const Json& members = member_or_null(finding, "members");
+  if (!members.is_array()) return;
+  for (const auto& m : members.as_array()) {
+    const Json& uid = member_or_null(m, "ex_uid");
+    if (uid.is_int()) card.claims.op_groups.push_back(uid.as_int());
+  }
+}
+
+}  // namespace
+
 fd::Document build_compute_findings(const Json& metrics, const std::string& category,
                                     bool comparative, const FindingsProse& prose) {
   fd::Document doc = fd::new_findings(fd::Style::Compute, category,
@@ -524,6 +549,7 @@ fd::Document build_compute_findings(const Json& metrics, const std::string& cate
           "share (" +
           jnum(member_or_null(finding, "percent_of_total")) + "%), not a gap projection.";
     }
+    add_ledger_facts(finding, card);
     doc.recommendations.push_back(std::move(card));
 
     fd::Detail detail;

@@ -63,6 +63,7 @@ Json compute_impact_estimates(const std::vector<OpImpactInput>& ops, const std::
       e["bound_type"] = optional_string(op.bound_type);
       e["library"] = optional_string(op.library);
       e["time_ms"] = py_round(op.time_ms, 3);
+      if (op.ex_uid) e["ex_uid"] = static_cast<long long>(*op.ex_uid);
       estimates.push_back(std::move(e));
       continue;
     }
@@ -82,6 +83,7 @@ Json compute_impact_estimates(const std::vector<OpImpactInput>& ops, const std::
     e["library"] = optional_string(op.library);
     e["time_ms"] = py_round(op.time_ms, 3);
     e["percent_of_total"] = pct;
+    if (op.ex_uid) e["ex_uid"] = static_cast<long long>(*op.ex_uid);
     estimates.push_back(std::move(e));
   }
   return sorted_by_impact(estimates);

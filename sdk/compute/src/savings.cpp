@@ -77,13 +77,26 @@ std::string savings_sentence(const Json& finding) {
 
 namespace loupe::compute {
 
+void append_savings_to_card(findings::Recommendation& card, const Json& finding) {
+  const std::string sentence = savings_sentence(finding);
+  if (sentence.empty()) return;  // compat mode: TraceLens's text
+  if (card.impact) card.impact->text += "; " + sentence;
+  // An op without a model: the action is the user's next step, not a note about Loupe.
+  const Json* method = finding.find("estimate_method");
+  if (method != nullptr && method->is_string() && method->as_string() == "heuristic" &&
+      card.action.rfind("Add a performance model", 0) == 0) {
+    card.action =
+        "Profile this op's dominant kernels (rocprofv3 / Nsight Compute) to see whether they are "
+        "memory- or compute-limited before tuning them; no roofline covers this op, so its saving "
+        "is a heuristic range.";
+  }
+}
+
 void append_savings_to_cards(findings::Document& doc, const Json& metrics) {
   const Json* findings = metrics.is_object() ? metrics.find("category_findings") : nullptr;
   if (findings == nullptr || !findings->is_array()) return;
   for (size_t i = 0; i < doc.recommendations.size() && i < findings->size(); ++i) {
-    auto& impact = doc.recommendations[i].impact;
-    const std::string sentence = savings_sentence(findings->as_array()[i]);
-    if (impact && !sentence.empty()) impact->text += "; " + sentence;
+    append_savings_to_card(doc.recommendations[i], findings->as_array()[i]);
   }
 }
 

@@ -3,6 +3,7 @@
 // The JSON layout is documented in docs/findings-schema.md ("loupe.findings/1").
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -41,6 +42,29 @@ inline const char* to_string(Style s) {
       return "fusion";
   }
   return "system";
+}
+
+// How a card's saving was obtained (docs/findings-schema.md, "Evidence"): measured time the change
+// removes (idle a sync holds, a straggler's wait), a model's projection of measured time (roofline
+// gap, fused-kernel estimate), or a rule of thumb (a share of an op's time with no model).
+enum class Evidence { Measured, Modeled, Heuristic };
+
+inline const char* to_string(Evidence e) {
+  switch (e) {
+    case Evidence::Measured:
+      return "measured";
+    case Evidence::Modeled:
+      return "modeled";
+    case Evidence::Heuristic:
+      return "heuristic";
+  }
+  return "heuristic";
+}
+inline std::optional<Evidence> evidence_from_string(std::string_view text) {
+  if (text == "measured") return Evidence::Measured;
+  if (text == "modeled") return Evidence::Modeled;
+  if (text == "heuristic") return Evidence::Heuristic;
+  return std::nullopt;
 }
 
 // ---- Text rules (docs/findings-schema.md, "Text rules") --------------------------------------
@@ -220,6 +244,23 @@ struct Confidence {
   std::string reason;
 };
 
+// The card's saving in milliseconds of the run's time, as the plugin computed it (not through a
+// percentage): low <= mid <= high, finite, non-negative.
+struct SavingMs {
+  double low = 0.0;
+  double mid = 0.0;
+  double high = 0.0;
+};
+
+// What the card's saving is made of, for the run's time ledger (docs/findings-schema.md,
+// "Claims"): GPU ops by their `trace/gpu_events.csv` uid, and op groups by the `ex_UID` of their
+// `category_data/<cat>_ops.csv` row (every GPU op of that row's group, `trace/op_groups.csv`).
+struct Claims {
+  std::vector<std::int64_t> kernels;
+  std::vector<std::int64_t> op_groups;
+  bool empty() const { return kernels.empty() && op_groups.empty(); }
+};
+
 struct Recommendation {
   std::string title;                   // without "P<N>:"; fusion titles carry "(x ms, n instances)"
   std::optional<std::string> library;  // compute tier: rendered " (<Library>)"
@@ -228,6 +269,10 @@ struct Recommendation {
   std::optional<ImpactScores> impact;  // nullopt: null markers, "Not quantifiable from trace data"
   std::optional<std::string> warning;  // rendered after the impact block as a quoted warning
   std::optional<Confidence> confidence;  // fusion: decides the heading icon
+  // Not rendered; read by the host to rank the run's findings (findings.json).
+  std::optional<Evidence> evidence;
+  std::optional<SavingMs> saving_ms;
+  Claims claims;
 };
 
 struct DetailEstimate {
@@ -329,6 +374,24 @@ inline Json to_json(const Document& doc) {
       cj["level"] = r.confidence->level;
       cj["reason"] = r.confidence->reason;
       rj["confidence"] = std::move(cj);
+    }
+    if (r.evidence) rj["evidence"] = to_string(*r.evidence);
+    if (r.saving_ms) {
+      Json sj = Json::object();
+      sj["low"] = r.saving_ms->low;
+      sj["mid"] = r.saving_ms->mid;
+      sj["high"] = r.saving_ms->high;
+      rj["saving_ms"] = std::move(sj);
+    }
+    if (!r.claims.empty()) {
+      Json cj = Json::object();
+      Json kernels = Json::array();
+      for (const auto k : r.claims.kernels) kernels.push_back(static_cast<long long>(k));
+      Json groups = Json::array();
+      for (const auto g : r.claims.op_groups) groups.push_back(static_cast<long long>(g));
+      cj["kernels"] = std::move(kernels);
+      cj["op_groups"] = std::move(groups);
+      rj["claims"] = std::move(cj);
     }
     recs.push_back(std::move(rj));
   }

@@ -208,7 +208,7 @@ TEST_CASE("analyze --trace reports serving steps in default mode only", "[servin
       loupe::test::bundled_data_dir() / "serving" / "sglang_Qwen3-8B_decode.json.gz";
   loupe::test::TempDir out;
   const auto r = loupe::test::run_loupe(
-      {"analyze", "--quiet", "--trace", trace.string(), "-o", (out.path() / "default").string()});
+      {"analyze", "--trace", trace.string(), "-o", (out.path() / "default").string()});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("decode: 1 step(s), 32 requests, 32 tokens, GPU busy 9.773 ms per step, idle "
                    "97.9%") != std::string::npos);
@@ -326,12 +326,13 @@ TEST_CASE("an eagerly launched decode step is launch-bound for cpu_idle", "[serv
   const fs::path trace =
       loupe::test::bundled_data_dir() / "serving" / "eager_decode_and_graphs.json";
   loupe::test::TempDir out;
-  const auto r = loupe::test::run_loupe(
-      {"analyze", "--quiet", "--trace", trace.string(), "-o", out.path().string()});
+  const auto r =
+      loupe::test::run_loupe({"analyze", "--trace", trace.string(), "-o", out.path().string()});
   REQUIRE(r.exit_code == 0);
   CHECK(r.out.find("finding: Decode step 1: 25 launches without a GPU graph") != std::string::npos);
-  CHECK(r.out.find("P1  1.320 ms (60.00%)\tcpu_idle\tKernel launch overhead leaves the GPU idle "
-                   "between kernels") != std::string::npos);
+  CHECK(r.out.find(
+            "P1  1.320 ms (60.00%) measured\tcpu_idle\tKernel launch overhead leaves the GPU idle "
+            "between kernels") != std::string::npos);
   rapidjson::Document m;
   m.Parse(loupe::test::read_text(out.path() / "category_data" / "cpu_idle_metrics.json").c_str());
   REQUIRE(m.IsObject());

@@ -279,7 +279,7 @@ std::shared_ptr<const CsvTable> host_calls_table(const trace::TraceModel& model,
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree) {
   TraceViews views{gpu_events_table(model, tree), op_kernels_table(model, tree),
-                   host_calls_table(model, tree), nullptr};
+                   host_calls_table(model, tree), nullptr, nullptr};
   if (const ServingSummary serving = build_serving_summary(model, tree); !serving.empty()) {
     views.serving_summary =
         parse_json_document(loupe::dump_python_json(serving_summary_json(serving), 0));
@@ -287,9 +287,30 @@ TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventT
   return views;
 }
 
+std::shared_ptr<const CsvTable> op_groups_table(std::span<const OpGroupKernels> groups) {
+  auto table =
+      std::make_shared<CsvTable>(std::vector<std::string>{"ex_UID", "kernel_count", "kernel_uids"});
+  std::string uids;
+  for (const OpGroupKernels& g : groups) {
+    uids.clear();
+    for (const Uid k : g.kernels) {
+      if (!uids.empty()) uids.push_back(' ');
+      char buffer[24];
+      const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, k);
+      uids.append(buffer, end);
+    }
+    CsvTable& t = *table;
+    add_int(t, g.ex_uid);
+    add_int(t, static_cast<std::int64_t>(g.kernels.size()));
+    t.add_text(uids);
+  }
+  return table;
+}
+
 void install_trace_views(Model& model, const TraceViews& views) {
   model.set_table("trace/gpu_events.csv", views.gpu_events);
   model.set_table("trace/op_kernels.csv", views.op_kernels);
+  if (views.op_groups) model.set_table("trace/op_groups.csv", views.op_groups);
   if (views.host_calls) model.set_table("trace/host_calls.csv", views.host_calls);
   if (views.serving_summary) {
     model.set_document("trace/serving_summary.json", views.serving_summary);

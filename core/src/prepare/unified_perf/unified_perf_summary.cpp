@@ -40,8 +40,10 @@ std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace
 std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
                                      const perf::Arch* arch, const TraceComparison* comparison,
                                      std::span<const KernelLauncher> launchers,
-                                     std::span<const unified::CollectedEvent> collected) {
+                                     std::span<const unified::CollectedEvent> collected,
+                                     std::vector<OpGroupKernels>* groups) {
   const auto rows = unified::build_unified_rows(model, tree, launchers, collected, arch);
+  if (groups != nullptr) *groups = unified::group_kernels(rows);
   unified::CallStackFn call_stacks;
   if (tree.options().add_python_func) {  // TraceLens's --include_call_stack
     call_stacks = [&](const unified::UnifiedRow& row, std::span<const KernelStats> summary) {

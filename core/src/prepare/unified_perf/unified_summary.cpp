@@ -149,6 +149,18 @@ CsvValue real_or_empty(double v) { return std::isnan(v) ? CsvValue::empty() : Cs
 
 }  // namespace
 
+std::vector<OpGroupKernels> group_kernels(const std::vector<UnifiedRow>& rows) {
+  std::vector<OpGroupKernels> groups;
+  std::map<std::string, std::size_t> index;
+  for (const UnifiedRow& row : rows) {
+    const auto [it, inserted] = index.emplace(group_key(row), groups.size());
+    if (inserted) groups.push_back({row.uid, {}});
+    auto& kernels = groups[it->second].kernels;
+    kernels.insert(kernels.end(), row.gpu_events.begin(), row.gpu_events.end());
+  }
+  return groups;
+}
+
 std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_roofline,
                                 const CallStackFn& call_stacks, const TraceComparison* comparison) {
   // Groups in first-appearance order.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "loupe/core/prepare/trace_diff.hpp"
+#include "loupe/core/prepare/unified_perf_summary.hpp"
 #include "unified_rows.hpp"
 
 namespace loupe::core::prepare::unified {
@@ -28,5 +29,9 @@ using CallStackFn = std::function<CallStackCells(const UnifiedRow& template_row,
 std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_roofline,
                                 const CallStackFn& call_stacks,
                                 const TraceComparison* comparison = nullptr);
+
+// Every GPU op of each group, keyed by the group's ex_UID (the UID of its first row), in group
+// order: what `trace/op_groups.csv` holds for the time ledger.
+std::vector<OpGroupKernels> group_kernels(const std::vector<UnifiedRow>& rows);
 
 }  // namespace loupe::core::prepare::unified

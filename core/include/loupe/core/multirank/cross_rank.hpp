@@ -48,6 +48,13 @@ struct Straggler {
   std::size_t waiting_ranks = 0;         // other ranks that waited on it at least once
   double max_rank_wait_us = 0.0;         // the most one other rank waited on it
   std::optional<double> compute_excess;  // computation time / median of the others - 1
+  // Significance (docs/multirank.md, "Stragglers and noise"): how much later than the median
+  // member the rank arrives on average, against the spread of that figure over the other ranks.
+  double lateness_us = 0.0;       // its mean arrival after the median member (clock-corrected)
+  double others_mean_us = 0.0;    // the same, mean over the other ranks
+  double others_spread_us = 0.0;  // standard deviation of the other ranks' figure
+  double mean_wait_share = 0.0;   // others' mean wait on it / median rank GPU time (0 unknown)
+  bool significant = false;       // beyond the spread and material: a card; else within noise
 };
 
 struct SlowCollective {
@@ -66,8 +73,9 @@ struct CrossRankAnalysis {
   std::optional<int> gpus_per_node;
   std::size_t collectives = 0;  // matched, with consistent metadata, two members or more
   std::vector<NodeOffset> offsets;
-  std::vector<RankWait> waits;  // by rank
-  std::vector<Straggler> stragglers;
+  std::vector<RankWait> waits;          // by rank
+  std::vector<Straggler> stragglers;    // significant ones, ranked as findings
+  std::vector<Straggler> within_noise;  // last most often, but within the ranks' own spread
   std::vector<SlowCollective> slow;
   std::vector<RankTimeline> timelines;  // by rank; may be empty
 };

@@ -14,6 +14,7 @@
 
 #include "loupe/core/prepare/arch_selection.hpp"
 #include "loupe/core/prepare/trace_diff.hpp"
+#include "loupe/core/prepare/op_groups.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -44,6 +45,8 @@ struct PreparedDirectory {
   std::vector<PreparedFile> files;  // in writing order; the manifest comes last
   std::vector<std::string> notes;   // what could not be produced, and why
   bool gpu_only = false;
+  // Trace 1's unified_perf_summary groups with their GPU ops (`trace/op_groups.csv`).
+  std::vector<OpGroupKernels> op_groups;
 };
 
 // The event-tree options the preparation needs: python frames in the tree (TraceLens's

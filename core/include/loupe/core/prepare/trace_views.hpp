@@ -20,14 +20,20 @@
 //    blocks the stream, not the host), aten::_local_scalar_dense / aten::item (scalar_read) and
 //    DataLoader iteration annotation (data_loader), in trace order: uid, kind, name, pid, tid,
 //    ts_ns, dur_ns, op_uid / op_name (nearest cpu_op above), op_stack (as in gpu_events).
+//  * "trace/op_groups.csv" — one row per row of unified_perf_summary.csv (and so of every
+//    category_data/<cat>_ops.csv): ex_UID, kernel_count, kernel_uids (every GPU op launched by the
+//    group's ops, space-separated). The time ledger reads it to turn a finding's op groups into
+//    the GPU ops it owns (docs/findings-schema.md, "Claims").
 //  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
 //    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
 #pragma once
 
 #include <memory>
+#include <span>
 
 #include "loupe/core/csv_table.hpp"
 #include "loupe/core/model.hpp"
+#include "loupe/core/prepare/op_groups.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -38,7 +44,11 @@ struct TraceViews {
   std::shared_ptr<const CsvTable> op_kernels;
   std::shared_ptr<const CsvTable> host_calls;
   std::shared_ptr<const rapidjson::Document> serving_summary;  // null when there is none
+  std::shared_ptr<const CsvTable> op_groups;                   // null when not prepared
 };
+
+// The "trace/op_groups.csv" view from the groups the perf report computed.
+std::shared_ptr<const CsvTable> op_groups_table(std::span<const OpGroupKernels> groups);
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree);
 

@@ -6,7 +6,9 @@
 
 #include <span>
 #include <string>
+#include <vector>
 
+#include "loupe/core/prepare/op_groups.hpp"
 #include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
 #include "loupe/core/prepare/trace_diff.hpp"
@@ -26,10 +28,12 @@ std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace
                                      const TraceComparison* comparison = nullptr);
 
 // The same from what the perf report computes once for all its tables:
-// kernel_launchers(model, tree) and unified::collect_unified_perf_events(model, tree).
+// kernel_launchers(model, tree) and unified::collect_unified_perf_events(model, tree). With
+// `groups`, also every group's GPU ops (for the time ledger's `trace/op_groups.csv`).
 std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
                                      const perf::Arch* arch, const TraceComparison* comparison,
                                      std::span<const KernelLauncher> launchers,
-                                     std::span<const unified::CollectedEvent> collected);
+                                     std::span<const unified::CollectedEvent> collected,
+                                     std::vector<OpGroupKernels>* groups = nullptr);
 
 }  // namespace loupe::core::prepare

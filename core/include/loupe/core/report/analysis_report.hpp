@@ -56,6 +56,9 @@ struct AnalysisReportInput {
   std::vector<HighVarianceOperation> high_variance;
   std::string plot_file;  // the plot to show under the summary ("" for none)
   Json serving;           // findings.json's `serving` block (null: no section)
+  // Default mode: findings.json, whose priorities number every item (one numbering for the
+  // terminal, findings.json, report.html and analysis.md); null in compat mode.
+  Json run_findings;
 };
 
 std::string build_analysis_report(const AnalysisReportInput& input);

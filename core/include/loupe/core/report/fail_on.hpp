@@ -44,7 +44,9 @@ struct FailMatch {
 std::vector<FailTerm> parse_fail_on(std::string_view expression);
 
 // Every (term, finding or run fact) that matches, in term order then finding order.
+// `savings` terms read measured and modeled savings only; with `include_heuristic`
+// (`--fail-on-heuristic`) also the heuristic ones (docs/report.md, "--fail-on").
 std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
-                                        const Json& run_findings);
+                                        const Json& run_findings, bool include_heuristic = false);
 
 }  // namespace loupe::core

@@ -12,7 +12,7 @@
 
 namespace loupe::core {
 
-inline constexpr const char* kRankSetFindingsSchema = "loupe.rank_set_findings/1";
+inline constexpr const char* kRankSetFindingsSchema = "loupe.rank_set_findings/2";
 
 // One cross-rank card and what identifies it apart from its numbers.
 struct CrossRankCard {

@@ -11,12 +11,15 @@
 
 namespace loupe::core {
 
-inline constexpr const char* kRunFindingsSchema = "loupe.run_findings/1";
+inline constexpr const char* kRunFindingsSchema = "loupe.run_findings/2";
 inline constexpr const char* kRunFindingsFile = "findings.json";
 
 // The document for a finished run: categories in execution order, findings ranked by their
 // mid saving (highest first; findings without a quantified saving after them).
-Json build_run_findings(const Model& model, const AnalyzeReport& report);
+// Every card goes through the run's time ledger (time_ledger.hpp); in default mode the compute
+// cards with no model behind them are listed under `coverage` instead of ranked.
+Json build_run_findings(const Model& model, const AnalyzeReport& report,
+                        Compat compat = Compat::None);
 
 // A finding's id: the category and what identifies the finding independently of its numbers
 // (the ops it names, or its title without digits), hashed, so that the same finding of the same

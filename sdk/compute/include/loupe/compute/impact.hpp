@@ -2,6 +2,7 @@
 // (TraceLens compute_impact_estimates / build_category_findings).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct OpImpactInput {
   std::optional<std::string> bound_type;
   std::optional<std::string> library;
   bool fusion_flagged = false;
+  // Default mode: the ex_UID of the op's ops-table row, copied to its impact estimate so the
+  // host's time ledger knows which GPU ops the estimate is about (absent in compat mode).
+  std::optional<std::int64_t> ex_uid;
 };
 
 // impact_estimates[] sorted by impact_score (descending, stable). baseline_ms = E2E GPU time.

@@ -33,5 +33,8 @@ std::string savings_sentence(const Json& finding);
 // (cards follow category_findings[] one to one); a plugin that refined a finding's
 // estimated_savings_ms* fields before calling it has its own numbers quoted.
 void append_savings_to_cards(findings::Document& doc, const Json& metrics);
+// The same for one card and its category_findings[] entry; in default mode (the saving fields
+// present) a card without a model also gets an action the user can take.
+void append_savings_to_card(findings::Recommendation& card, const Json& finding);
 
 }  // namespace loupe::compute

@@ -1,0 +1,94 @@
+// The time ledger's invariants on every trace of the reference pack (default mode): no GPU op is
+// owned by two ranked findings, no saving exceeds what its finding owns, the ranked savings
+// together fit in the run's time, every figure of a finding comes from its stored ms, and no
+// action is addressed to Loupe's developers.
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <rapidjson/document.h>
+#include <catch2/catch.hpp>
+
+#include "cli_runner.hpp"
+#include "test_paths.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> pack_traces(const fs::path& shared) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::recursive_directory_iterator(shared / "data/traces")) {
+    if (!e.is_regular_file()) continue;
+    const std::string name = e.path().filename().string();
+    const bool json = name.size() > 5 && (name.ends_with(".json") || name.ends_with(".json.gz"));
+    if (json && name != "execution_details.json") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  const auto traces = pack_traces(shared);
+  REQUIRE(traces.size() >= 40);
+  std::size_t checked = 0;
+  std::size_t with_owners = 0;
+  for (const auto& trace : traces) {
+    INFO(trace.string());
+    loupe::test::TempDir out;
+    const auto r = loupe::test::run_loupe(
+        {"analyze", "--trace", trace.string(), "-o", out.path().string(), "-q"});
+    if (r.exit_code == 2) continue;  // not analyzable (no GPU event): said on stderr
+    INFO(r.err);
+    REQUIRE(fs::is_regular_file(out.path() / "findings.json"));
+    rapidjson::Document doc;
+    doc.Parse(loupe::test::read_text(out.path() / "findings.json").c_str());
+    REQUIRE(doc.IsObject());
+    REQUIRE(std::string(doc["schema"].GetString()) == "loupe.run_findings/2");
+    const auto& ledger = doc["ledger"];
+    const double run_ms = ledger["run_time_ms"].IsNumber() ? ledger["run_time_ms"].GetDouble() : 0;
+    std::set<std::int64_t> owned;
+    double mid = 0;
+    double high = 0;
+    for (const auto& f : doc["findings"].GetArray()) {
+      INFO(f["id"].GetString() << " " << f["title"].GetString());
+      const std::string action = f["action"].GetString();
+      CHECK(action.find("performance model") == std::string::npos);
+      const std::string evidence = f["evidence"].GetString();
+      CHECK((evidence == "measured" || evidence == "modeled" || evidence == "heuristic"));
+      if (f["owns"].IsObject() && f["owns"].HasMember("kernel_uids")) {
+        for (const auto& k : f["owns"]["kernel_uids"].GetArray()) {
+          CHECK(owned.insert(k.GetInt64()).second);  // one owner per GPU op
+        }
+        if (f["saving_ms"]["high"].IsNumber()) {
+          CHECK(f["saving_ms"]["high"].GetDouble() <=
+                f["owns"]["kernel_time_ms"].GetDouble() + 0.0015);
+        }
+      }
+      if (f["saving_ms"]["mid"].IsNumber()) {
+        const double m = f["saving_ms"]["mid"].GetDouble();
+        mid += m;
+        high += f["saving_ms"]["high"].GetDouble();
+        CHECK(f["saving_ms"]["low"].GetDouble() <= m);
+        CHECK(m <= f["saving_ms"]["high"].GetDouble());
+        if (run_ms > 0) {  // the percentage is the stored ms over the run's time
+          CHECK(f["saving_percent_of_e2e"]["mid"].GetDouble() ==
+                Approx(m / run_ms * 100.0).epsilon(0.001).margin(0.006));
+        }
+      }
+    }
+    if (run_ms > 0) {
+      CHECK(mid <= run_ms + 0.001 * static_cast<double>(doc["findings"].Size()));
+      CHECK(high <= run_ms + 0.001 * static_cast<double>(doc["findings"].Size()));
+    }
+    CHECK(ledger["owned_kernel_count"].GetInt64() == static_cast<std::int64_t>(owned.size()));
+    if (!owned.empty()) ++with_owners;
+    ++checked;
+  }
+  CHECK(checked >= 35);
+  CHECK(with_owners >= 20);  // kernel-level claims reach most traces
+}
