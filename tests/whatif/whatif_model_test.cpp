@@ -198,3 +198,17 @@ TEST_CASE("what-if: consecutive steps split the run without double counting", "[
   CHECK(gain.per_step_ns == std::vector<std::int64_t>{0, 100 * kUs});
   CHECK(gain.sum_ns == gain.total_ns);
 }
+
+TEST_CASE("what-if: a synchronous copy waits for its own copy and what precedes it", "[whatif]") {
+  TraceText t;
+  t.host("user_annotation", "ProfilerStep#1", 0, 400);
+  t.launch("long_kernel", 10, 20, 300);
+  // cudaMemcpy launches its copy (queued behind the kernel) and returns 5 µs after it ends.
+  t.launch("Memcpy DtoH (Device -> Pageable)", 30, 320, 10, 7, "cudaMemcpy", "gpu_memcpy", 305);
+  t.launch("after_copy", 340, 345, 20);
+  t.host("cuda_runtime", "cudaDeviceSynchronize", 350, 20);  // returns 5 µs after it
+  const wi::RunGraph g = graph_of(t);
+  require_identity(g);
+  CHECK(g.stats().cyclic_nodes == 0);
+  CHECK(wi::predict_gain(g, scaled(g, "long_kernel", 0.5)).total_ns == 150 * kUs);
+}

@@ -14,12 +14,12 @@ TraceText& TraceText::host(const std::string& cat, const std::string& name, doub
 
 TraceText& TraceText::launch(const std::string& kernel, double ts, double kernel_ts,
                              double kernel_dur, int stream, const std::string& launch_name,
-                             const std::string& kernel_cat) {
+                             const std::string& kernel_cat, double launch_dur) {
   const std::string id = std::to_string(next_id_++);
   const std::string s = std::to_string(stream);
   events_ += R"({"ph":"X","cat":"cuda_runtime","name":")" + launch_name +
-             R"(","pid":1,"tid":1,"ts":)" + number(ts) + R"(,"dur":5.0,"args":{"correlation":)" +
-             id + "}},";
+             R"(","pid":1,"tid":1,"ts":)" + number(ts) + R"(,"dur":)" + number(launch_dur) +
+             R"(,"args":{"correlation":)" + id + "}},";
   events_ += R"({"ph":"s","id":)" + id + R"(,"pid":1,"tid":1,"ts":)" + number(ts) +
              R"(,"cat":"ac2g","name":"ac2g"},)";
   events_ += R"({"ph":"f","id":)" + id + R"(,"pid":0,"tid":)" + s + R"(,"ts":)" +

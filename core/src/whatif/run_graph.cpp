@@ -482,6 +482,8 @@ class RunGraphBuilder {
     const std::int64_t queue_typ = std::max<std::int64_t>(0, median(queue_samples, 0));
     const std::int64_t return_typ = std::max<std::int64_t>(0, median(return_samples, 0));
     const std::int64_t own_typ = std::max<std::int64_t>(0, median(own_samples, 0));
+    g_.stats_.launch_latency_ns = launch_typ;
+    g_.stats_.queue_latency_ns = queue_typ;
 
     for (GpuOp& op : g_.ops_) {
       // Candidates: value = anchor + min(gap, typical); the largest decides.
@@ -550,7 +552,8 @@ class RunGraphBuilder {
   // dependencies) are appended in measured order.
   void evaluation_order() {
     const auto nops = static_cast<std::uint32_t>(g_.ops_.size());
-    const auto total = nops + static_cast<std::uint32_t>(g_.nodes_.size());
+    const auto nh = static_cast<std::uint32_t>(g_.nodes_.size());
+    const auto total = nops + 2 * nh;
     std::vector<std::uint32_t> indegree(total, 0);
     std::vector<std::uint32_t> offsets(static_cast<std::size_t>(total) + 1, 0);
     const auto for_each_edge = [&](auto&& f) {  // f(pred, succ)
@@ -560,11 +563,12 @@ class RunGraphBuilder {
         if (op.stream_prev != kNone) f(op.stream_prev, i);
         for (std::uint32_t k = op.waits_begin; k < op.waits_end; ++k) f(g_.op_waits_[k].op, i);
       }
-      for (std::uint32_t h = 0; h < g_.nodes_.size(); ++h) {
+      for (std::uint32_t h = 0; h < nh; ++h) {
         const HostNode& node = g_.nodes_[h];
-        if (node.prior_block != kNone) f(nops + node.prior_block, nops + h);
+        if (node.prior_block != kNone) f(nops + nh + node.prior_block, nops + h);
+        f(nops + h, nops + nh + h);
         for (std::uint32_t k = node.waits_begin; k < node.waits_end; ++k) {
-          f(g_.host_waits_[k].op, nops + h);
+          f(g_.host_waits_[k].op, nops + nh + h);
         }
       }
     };
@@ -598,7 +602,9 @@ class RunGraphBuilder {
         if (done[v] == 0) rest.push_back(v);
       }
       const auto start_of = [&](std::uint32_t v) {
-        return v < nops ? g_.ops_[v].start : g_.nodes_[v - nops].start;
+        if (v < nops) return g_.ops_[v].start;
+        const HostNode& node = g_.nodes_[(v - nops) % nh];
+        return v < nops + nh ? node.start : node.start + node.dur;
       };
       std::stable_sort(rest.begin(), rest.end(),
                        [&](std::uint32_t a, std::uint32_t b) { return start_of(a) < start_of(b); });

@@ -111,18 +111,22 @@ Schedule replay(const RunGraph& g, const std::vector<std::int64_t>& dur) {
       s.op_pred[v] = pred;
       continue;
     }
-    const std::uint32_t h = v - nops;
-    const HostNode& node = nodes[h];
-    std::int64_t shift = 0;
-    if (node.prior_block != kNone) {
-      const HostNode& b = nodes[node.prior_block];
-      shift = s.node_end[node.prior_block] - (b.start + b.dur);
-    }
-    s.node_start[h] = node.start + shift;
-    if (!node.blocking) {
+    const auto nh = static_cast<std::uint32_t>(nodes.size());
+    if (v < nops + nh) {  // a host call's start: its thread's last blocking call moved it
+      const std::uint32_t h = v - nops;
+      const HostNode& node = nodes[h];
+      std::int64_t shift = 0;
+      if (node.prior_block != kNone) {
+        const HostNode& b = nodes[node.prior_block];
+        shift = s.node_end[node.prior_block] - (b.start + b.dur);
+      }
+      s.node_start[h] = node.start + shift;
       s.node_end[h] = s.node_start[h] + node.dur;
       continue;
     }
+    const std::uint32_t h = v - nops - nh;  // a host call's end
+    const HostNode& node = nodes[h];
+    if (!node.blocking) continue;
     std::int64_t best = s.node_start[h] + node.own_latency;
     Bind bind = Bind::kOwn;
     std::uint32_t pred = kNone;
@@ -195,7 +199,12 @@ class PathWalk {
           if (state_ == State::kDone) break;
           switch (s_.op_bind[op]) {
             case Bind::kLaunch: {
+              // The launch's typical latency is launch overhead; any wait beyond it is the
+              // GPU waiting on something the trace does not show.
               const std::uint32_t l = g_.ops()[op].launch;
+              const std::int64_t typical = std::max<std::int64_t>(0, g_.stats().launch_latency_ns);
+              back_to(s_.node_start[l] + typical, PathKind::kGpuQueue);
+              if (state_ == State::kDone) break;
               back_to(s_.node_start[l], PathKind::kHost);
               state_ = state_ == State::kDone ? state_ : State::kHost;
               index_ = g_.host_nodes()[l].prior_block;

@@ -90,6 +90,9 @@ struct GraphStats {
   std::uint64_t cyclic_nodes = 0;  // replayed in measured order (inconsistent timestamps)
   std::int64_t unresolved_ns = 0;  // measured time of unresolved ops
   std::int64_t op_ns = 0;          // measured time of all ops
+  // Typical latencies of the trace (medians, docs/what-if.md "Calibration").
+  std::int64_t launch_latency_ns = 0;  // launch call start -> op start, GPU idle
+  std::int64_t queue_latency_ns = 0;   // previous op's end -> queued op's start
 };
 
 class RunGraph {
@@ -104,7 +107,9 @@ class RunGraph {
   const std::vector<Step>& steps() const { return steps_; }
   const std::vector<std::uint32_t>& step_ops() const { return step_ops_; }
   StepSource step_source() const { return step_source_; }
-  // Evaluation order: ids < ops().size() are ops, the rest host nodes (id - ops().size()).
+  // Evaluation order. With n ops and m host nodes: ids < n are ops, [n, n + m) the start of
+  // host node id - n, [n + m, n + 2m) the end of host node id - n - m (a blocking call's end
+  // waits for GPU ops; its start, which its launches need, does not).
   const std::vector<std::uint32_t>& order() const { return order_; }
   const std::vector<std::string>& strings() const { return strings_; }
   std::string_view str(std::uint32_t id) const { return strings_[id]; }
