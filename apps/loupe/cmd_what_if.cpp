@@ -1,6 +1,7 @@
 // `loupe what-if TRACE [--scale SELECTOR=FACTOR ...] [--json]`: how long each step of a traced
 // run would take if some GPU ops took another time, from the run's dependency model
 // (docs/what-if.md).
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +13,7 @@
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
+#include <spdlog/spdlog.h>
 
 #include "cli_common.hpp"
 #include "loupe/core/text_escape.hpp"
@@ -268,6 +270,7 @@ int run_what_if(const std::vector<std::string>& args) {
   {
     tr::LoadOptions load_options;
     load_options.progress = trace_load_progress("what-if", file_size, vm.count("quiet") > 0);
+    const auto start = std::chrono::steady_clock::now();
     tr::LoadResult loaded;
     try {
       loaded = tr::load_trace(path, load_options);
@@ -280,8 +283,12 @@ int run_what_if(const std::vector<std::string>& args) {
                 << loaded.model.event_count() << " events read before it)\n";
       return kExitUsage;
     }
+    spdlog::info("loaded {} events in {:.2f} s", loaded.model.event_count(), seconds_since(start));
     const tr::EventTree tree = tr::EventTree::build(loaded.model);
+    const auto graph_start = std::chrono::steady_clock::now();
     graph = wi::RunGraph::build(loaded.model, tree);
+    spdlog::info("dependency model: {} GPU ops, {} host calls, built in {:.2f} s",
+                 graph->ops().size(), graph->host_nodes().size(), seconds_since(graph_start));
   }  // the trace model and the tree are freed here; the graph owns what it needs
   if (graph->ops().empty()) {
     std::cerr << "loupe what-if: " << path.string() << ": no GPU op in the trace\n";
@@ -298,8 +305,10 @@ int run_what_if(const std::vector<std::string>& args) {
                 << path.string() << "\n";
     }
   }
+  const auto replay_start = std::chrono::steady_clock::now();
   run.measured = wi::simulate(*graph, {});
   run.predicted = wi::simulate(*graph, scaled.targets);
+  spdlog::info("two replays in {:.3f} s", seconds_since(replay_start));
   std::cout << (vm.count("json") > 0 ? render_json(run) : render_text(run));
   return kExitOk;
 }

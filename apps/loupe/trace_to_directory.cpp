@@ -112,7 +112,10 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDi
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;
   }
-  written.views = core::prepare::build_trace_views(loaded->model, tree);
+  // The what-if model is for default mode's report (docs/what-if.md); compat needs none.
+  core::prepare::TraceViewsOptions views_options;
+  views_options.run_graph = !options.compat_tracelens;
+  written.views = core::prepare::build_trace_views(loaded->model, tree, views_options);
   for (const auto& file : prepared.files) written.files.push_back(file.relative_path);
   spdlog::info("wrote {} files into {} ({:.2f} s since start)", prepared.files.size(),
                options.output_dir.string(), seconds_since(start));

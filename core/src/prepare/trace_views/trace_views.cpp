@@ -277,12 +277,17 @@ std::shared_ptr<const CsvTable> host_calls_table(const trace::TraceModel& model,
 
 }  // namespace
 
-TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree) {
+TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree,
+                             const TraceViewsOptions& options) {
   TraceViews views{gpu_events_table(model, tree), op_kernels_table(model, tree),
-                   host_calls_table(model, tree), nullptr};
+                   host_calls_table(model, tree), nullptr, nullptr};
   if (const ServingSummary serving = build_serving_summary(model, tree); !serving.empty()) {
     views.serving_summary =
         parse_json_document(loupe::dump_python_json(serving_summary_json(serving), 0));
+  }
+  if (options.run_graph) {
+    views.run_graph =
+        std::make_shared<const whatif::RunGraph>(whatif::RunGraph::build(model, tree));
   }
   return views;
 }

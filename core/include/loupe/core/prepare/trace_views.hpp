@@ -22,6 +22,9 @@
 //    ts_ns, dur_ns, op_uid / op_name (nearest cpu_op above), op_stack (as in gpu_events).
 //  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
 //    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
+//
+// Beside the views, not in the model: the run's dependency model for step-time what-ifs
+// (whatif::RunGraph, docs/what-if.md), which owns its data and outlives the trace model.
 #pragma once
 
 #include <memory>
@@ -30,6 +33,7 @@
 #include "loupe/core/model.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
+#include "loupe/core/whatif/run_graph.hpp"
 
 namespace loupe::core::prepare {
 
@@ -38,9 +42,16 @@ struct TraceViews {
   std::shared_ptr<const CsvTable> op_kernels;
   std::shared_ptr<const CsvTable> host_calls;
   std::shared_ptr<const rapidjson::Document> serving_summary;  // null when there is none
+  // The step-time what-if model (whatif::predict_gain); null when not asked for.
+  std::shared_ptr<const whatif::RunGraph> run_graph;
 };
 
-TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree);
+struct TraceViewsOptions {
+  bool run_graph = true;  // build TraceViews::run_graph (default mode; compat does not need it)
+};
+
+TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree,
+                             const TraceViewsOptions& options = {});
 
 // Adds the views to `model` under the names above.
 void install_trace_views(Model& model, const TraceViews& views);
