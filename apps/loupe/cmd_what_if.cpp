@@ -109,7 +109,12 @@ std::string render_text(const Run& r) {
   }
   out += "\nUnresolved: " + fixed(100.0 * g.unresolved_share(), 2) + "% of the GPU ops' time (" +
          std::to_string(g.stats().unlinked_ops) + " op(s) without a launch, " +
-         std::to_string(g.stats().overlapping_ops) + " overlapping their stream's previous op)";
+         std::to_string(g.stats().overlapping_ops) + " overlapping their stream's previous op" +
+         (g.stats().cyclic_nodes > 0
+              ? ", " + std::to_string(g.stats().cyclic_nodes) +
+                    " host call(s) or op(s) whose times contradict their dependencies"
+              : std::string()) +
+         ")";
   if (!r.selectors.empty()) {
     out += "; of the scaled ops' time: " + fixed(100.0 * r.predicted.unresolved_share, 2) + "%" +
            (r.predicted.heuristic ? " (heuristic answer)" : "");
@@ -185,6 +190,21 @@ std::string render_json(const Run& r) {
   write_path(w, r.measured.path);
   w.Key("predicted");
   write_path(w, r.predicted.path);
+  w.EndObject();
+  w.Key("model");
+  w.StartObject();
+  w.Key("streams");
+  w.Uint64(g.stream_count());
+  w.Key("blocking_calls");
+  w.Uint64(g.stats().blocking_calls);
+  w.Key("event_waits");
+  w.Uint64(g.stats().event_waits);
+  w.Key("ops_without_launch");
+  w.Uint64(g.stats().unlinked_ops);
+  w.Key("overlapping_ops");
+  w.Uint64(g.stats().overlapping_ops);
+  w.Key("contradicting_nodes");
+  w.Uint64(g.stats().cyclic_nodes);
   w.EndObject();
   w.Key("unresolved_share");
   w.Double(g.unresolved_share());

@@ -212,3 +212,20 @@ TEST_CASE("what-if: a synchronous copy waits for its own copy and what precedes 
   CHECK(g.stats().cyclic_nodes == 0);
   CHECK(wi::predict_gain(g, scaled(g, "long_kernel", 0.5)).total_ns == 150 * kUs);
 }
+
+TEST_CASE("what-if: a sync waits for ops in flight before the profiler saw their launch",
+          "[whatif]") {
+  // The trace opens on a kernel launched before the profiling window (no launch, no flow);
+  // the step's first sync waits for it.
+  TraceText t;
+  t.orphan_kernel("in_flight", 0, 200);
+  t.host("user_annotation", "ProfilerStep#1", 5, 300);
+  t.host("cuda_runtime", "cudaDeviceSynchronize", 10, 195);  // returns at 205
+  t.launch("next", 210, 215, 50);
+  t.host("cuda_runtime", "cudaDeviceSynchronize", 220, 50);  // returns at 270
+  const wi::RunGraph g = graph_of(t);
+  require_identity(g);
+  const wi::StepGain gain = wi::predict_gain(g, scaled(g, "in_flight", 0.5));
+  CHECK(gain.total_ns == 100 * kUs);
+  CHECK(gain.heuristic);
+}

@@ -299,6 +299,11 @@ class RunGraphBuilder {
         max_end = std::max(max_end, op.start + op.dur);
       }
     }
+    stream_pos_.assign(g_.ops_.size(), 0);
+    for (const auto& list : by_stream) {
+      for (std::uint32_t k = 0; k < list.size(); ++k) stream_pos_[list[k]] = k;
+    }
+    stream_ops_ = std::move(by_stream);
     for (GpuOp& op : g_.ops_) {
       if (op.launch == kNone) {
         op.unresolved = true;
@@ -404,16 +409,19 @@ class RunGraphBuilder {
               break;
             case BlockKind::kStreamSync: {
               const auto s = thread_stream.find(node.thread);
-              if (s != thread_stream.end() && last_enqueued[s->second] != kNone) {
-                candidates.push_back(last_enqueued[s->second]);
-              } else {
-                candidates = snapshot();
+              if (s != thread_stream.end()) {
+                const std::uint32_t op = sync_target(s->second, last_enqueued[s->second], end);
+                if (op != kNone) candidates.push_back(op);
+                break;
               }
-              break;
+              [[fallthrough]];
             }
             case BlockKind::kDeviceSync:
             case BlockKind::kNone:
-              candidates = snapshot();
+              for (std::uint32_t stream = 0; stream < g_.stream_count_; ++stream) {
+                const std::uint32_t op = sync_target(stream, last_enqueued[stream], end);
+                if (op != kNone) candidates.push_back(op);
+              }
               break;
           }
           for (const std::uint32_t op : candidates) {
@@ -449,6 +457,23 @@ class RunGraphBuilder {
   }
 
   std::int64_t op_end(std::uint32_t op) const { return g_.ops_[op].start + g_.ops_[op].dur; }
+
+  // What a sync returning at `end` waited for on `stream`: the last op enqueued before it
+  // started, or a later op with no launch (its enqueue time is unknown) that ended before the
+  // sync returned: ops in flight when the profiler started have no launch in the trace.
+  std::uint32_t sync_target(std::uint32_t stream, std::uint32_t enqueued, std::int64_t end) const {
+    const auto& list = stream_ops_[stream];
+    auto it =
+        std::upper_bound(list.begin(), list.end(), end,
+                         [&](std::int64_t t, std::uint32_t op) { return t < g_.ops_[op].start; });
+    for (int steps = 0; it != list.begin() && steps < 64; ++steps) {
+      const std::uint32_t op = *std::prev(it);
+      if (enqueued != kNone && stream_pos_[op] <= stream_pos_[enqueued]) break;
+      if (op_end(op) <= end && g_.ops_[op].launch == kNone) return op;
+      --it;
+    }
+    return enqueued;
+  }
 
   // Edge latencies (docs/what-if.md, "Calibration"): the edge that decided a measured start or
   // end keeps exactly the measured gap; every other edge gets the trace's typical latency of
@@ -729,6 +754,8 @@ class RunGraphBuilder {
   std::vector<BlockKind> node_kind_;
   std::vector<std::vector<std::uint32_t>> launched_;
   std::vector<Mark> marks_;
+  std::vector<std::vector<std::uint32_t>> stream_ops_;  // ops of each stream, in stream order
+  std::vector<std::uint32_t> stream_pos_;               // an op's position in its stream
   std::unordered_map<std::uint32_t, std::vector<std::pair<std::int64_t, std::uint32_t>>>
       blocks_by_thread_;
 };
