@@ -58,8 +58,10 @@ struct Run {
   const wi::RunGraph* graph = nullptr;
   std::vector<wi::ScaleSelector> selectors;
   std::vector<std::size_t> matched;
-  wi::Prediction measured;   // the replay without a change
-  wi::Prediction predicted;  // with the selectors applied
+  std::int64_t scaled_measured_ns = 0;  // measured GPU time of the scaled ops
+  std::int64_t scaled_target_ns = 0;    // their time at the given factors
+  wi::Prediction measured;              // the replay without a change
+  wi::Prediction predicted;             // with the selectors applied
 };
 
 std::string render_text(const Run& r) {
@@ -76,6 +78,10 @@ std::string render_text(const Run& r) {
   for (std::size_t k = 0; k < r.selectors.size(); ++k) {
     out += "Scaled: " + core::escape_for_terminal(r.selectors[k].text) + " x" +
            fixed(r.selectors[k].factor, 3) + " (" + std::to_string(r.matched[k]) + " GPU ops)\n";
+  }
+  if (!r.selectors.empty()) {
+    out += "GPU time of the scaled ops: " + fixed(ms(r.scaled_measured_ns), 3) + " ms -> " +
+           fixed(ms(r.scaled_target_ns), 3) + " ms\n";
   }
   out += "\n" + pad("step", 28, true) + pad("measured ms", 14) + pad("predicted ms", 14) +
          pad("gain ms", 12) + pad("gain", 9) + "\n";
@@ -157,6 +163,13 @@ std::string render_json(const Run& r) {
     w.EndObject();
   }
   w.EndArray();
+  w.Key("scaled_ops_ms");
+  w.StartObject();
+  w.Key("measured");
+  w.Double(ms(r.scaled_measured_ns));
+  w.Key("target");
+  w.Double(ms(r.scaled_target_ns));
+  w.EndObject();
   w.Key("steps");
   w.StartArray();
   for (std::size_t i = 0; i < g.steps().size(); ++i) {
@@ -318,6 +331,10 @@ int run_what_if(const std::vector<std::string>& args) {
   run.graph = &*graph;
   const wi::ScaledOps scaled = wi::resolve_scales(*graph, run.selectors);
   run.matched = scaled.matched;
+  for (const wi::KernelTarget& t : scaled.targets) {
+    run.scaled_measured_ns += graph->ops()[*graph->op_index(t.uid)].dur;
+    run.scaled_target_ns += t.duration_ns;
+  }
   for (std::size_t k = 0; k < run.selectors.size(); ++k) {
     if (scaled.matched[k] == 0) {
       std::cerr << "loupe what-if: warning: --scale "

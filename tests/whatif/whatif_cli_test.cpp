@@ -41,6 +41,7 @@ TEST_CASE("loupe what-if predicts the step and prints the critical path", "[what
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("op:aten::mm x0.500 (1 GPU ops)") != std::string::npos);
   CHECK(text.out.find("0.530         0.480       0.050") != std::string::npos);
+  CHECK(text.out.find("GPU time of the scaled ops: 0.100 ms -> 0.050 ms") != std::string::npos);
 
   const auto json =
       run_loupe({"what-if", trace, "-q", "--json", "--scale", "kernel:KERNEL_[34]=0.5"});
@@ -52,6 +53,8 @@ TEST_CASE("loupe what-if predicts the step and prints the critical path", "[what
   CHECK(doc["total"]["gain_ms"].GetDouble() == Approx(0.1));
   CHECK(doc["steps"][0]["predicted_ms"].GetDouble() == Approx(0.43));
   CHECK(doc["heuristic"].GetBool() == false);
+  CHECK(doc["scaled_ops_ms"]["measured"].GetDouble() == Approx(0.2));
+  CHECK(doc["model"]["blocking_calls"].GetUint64() == 1);
 
   // A selector that names no op is a warning, not an error.
   const auto none = run_loupe({"what-if", trace, "-q", "--scale", "category:conv_fwd=0.5"});
