@@ -229,3 +229,15 @@ TEST_CASE("what-if: a sync waits for ops in flight before the profiler saw their
   CHECK(gain.total_ns == 100 * kUs);
   CHECK(gain.heuristic);
 }
+
+TEST_CASE("what-if: events with impossible times are left out, not replayed", "[whatif]") {
+  TraceText t;
+  t.host("user_annotation", "ProfilerStep#1", 0, 300);
+  t.launch("fine", 10, 15, 100);
+  t.launch("negative", 20, 120, -5);
+  t.launch("far", 30, 4e15, 1e15);  // ns beyond 2^61
+  t.host("cuda_runtime", "cudaDeviceSynchronize", 40, 80);
+  const wi::RunGraph g = graph_of(t);
+  REQUIRE(g.ops().size() == 1);
+  require_identity(g);
+}

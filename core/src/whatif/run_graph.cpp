@@ -69,9 +69,13 @@ bool is_async_copy(std::string_view name) {
 bool is_event_record(std::string_view name) { return contains(name, "EventRecord"); }
 bool is_stream_wait(std::string_view name) { return contains(name, "StreamWaitEvent"); }
 
+// Times far from any real clock are left out, so that sums of times and latencies cannot overflow.
+constexpr std::int64_t kTimeLimit = std::int64_t{1} << 61;
+
 bool timed(const trace::Event& e) {
   return (e.flags & trace::kHasTs) != 0 && (e.flags & trace::kHasDur) != 0 &&
-         e.ts_ns != trace::kNoValue && e.dur_ns != trace::kNoValue && e.thread != trace::kNoIndex;
+         e.ts_ns != trace::kNoValue && e.dur_ns != trace::kNoValue && e.thread != trace::kNoIndex &&
+         e.ts_ns > -kTimeLimit && e.ts_ns < kTimeLimit && e.dur_ns >= 0 && e.dur_ns < kTimeLimit;
 }
 
 std::int64_t median(std::vector<std::int64_t>& v, std::int64_t fallback) {
