@@ -88,7 +88,11 @@ std::string render_text(const Run& r) {
   const auto row = [&](const std::string& name, std::int64_t measured, std::int64_t base,
                        std::int64_t predicted) {
     std::string shown = core::escape_for_terminal(name);
-    if (shown.size() > 27) shown = shown.substr(0, 24) + "...";
+    if (shown.size() > 27) {
+      std::size_t cut = 24;  // on a UTF-8 character boundary
+      while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;
+      shown = shown.substr(0, cut) + "...";
+    }
     out += pad(shown, 28, true) + pad(fixed(ms(measured), 3), 14) +
            pad(fixed(ms(predicted), 3), 14) + pad(fixed(ms(base - predicted), 3), 12) +
            pad(percent(base - predicted, base), 9) + "\n";
@@ -145,7 +149,7 @@ std::string render_json(const Run& r) {
   rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
   w.StartObject();
   w.Key("trace");
-  w.String(r.trace.c_str());
+  w.String(core::replace_invalid_utf8(r.trace).c_str());
   w.Key("step_source");
   w.String(std::string(wi::step_source_name(g.step_source())).c_str());
   w.Key("gpu_ops");
@@ -155,7 +159,7 @@ std::string render_json(const Run& r) {
   for (std::size_t k = 0; k < r.selectors.size(); ++k) {
     w.StartObject();
     w.Key("selector");
-    w.String(r.selectors[k].text.c_str());
+    w.String(core::replace_invalid_utf8(r.selectors[k].text).c_str());
     w.Key("factor");
     w.Double(r.selectors[k].factor);
     w.Key("matched_ops");
@@ -176,7 +180,7 @@ std::string render_json(const Run& r) {
     const auto& s = r.predicted.steps[i];
     w.StartObject();
     w.Key("name");
-    w.String(g.steps()[i].name.c_str());
+    w.String(core::replace_invalid_utf8(g.steps()[i].name).c_str());
     w.Key("measured_ms");
     w.Double(ms(s.measured_ns));
     w.Key("predicted_ms");
