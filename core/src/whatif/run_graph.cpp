@@ -230,7 +230,6 @@ class RunGraphBuilder {
     h.name = intern(model_.name(u));
     const auto id = static_cast<std::uint32_t>(g_.nodes_.size());
     g_.nodes_.push_back(h);
-    node_uid_.push_back(u);
     node_kind_.push_back(BlockKind::kNone);
     node_of_uid_[u] = id;
     return id;
@@ -754,7 +753,6 @@ class RunGraphBuilder {
   std::unordered_map<std::string, std::uint32_t> string_ids_;
   std::unordered_map<StreamKey, std::uint32_t, StreamKeyHash> stream_ids_;
   std::vector<std::uint32_t> node_of_uid_;
-  std::vector<Uid> node_uid_;
   std::vector<BlockKind> node_kind_;
   std::vector<std::vector<std::uint32_t>> launched_;
   std::vector<Mark> marks_;
