@@ -39,7 +39,10 @@ std::vector<wi::KernelTarget> scaled(const wi::RunGraph& g, const std::string& n
 void require_identity(const wi::RunGraph& g) {
   const wi::Prediction p = wi::simulate(g, {});
   REQUIRE(p.steps.size() == g.steps().size());
-  for (const auto& s : p.steps) CHECK(s.predicted_ns == s.measured_ns);
+  for (const auto& s : p.steps) {
+    CHECK(s.predicted_ns == s.measured_ns);
+    CHECK(s.path.total() == s.predicted_ns);
+  }
   CHECK(p.predicted_total_ns == p.measured_total_ns);
   CHECK(p.path.total() == p.predicted_total_ns);
 }

@@ -56,6 +56,7 @@ TEST_CASE("what-if identity reproduces every step of every pack trace", "[pack][
       const double error = std::abs(static_cast<double>(s.predicted_ns - s.measured_ns)) /
                            static_cast<double>(s.measured_ns);
       CHECK(error <= 0.005);
+      CHECK(s.path.total() == s.predicted_ns);  // the critical path covers the step once
       worst = std::max(worst, error);
       ++steps;
     }
@@ -72,6 +73,9 @@ TEST_CASE("what-if identity reproduces every step of every pack trace", "[pack][
     const wi::StepGain gain = wi::predict_gain(g, half);
     CHECK(gain.total_ns >= 0);
     CHECK(gain.total_ns <= removed);
+    const wi::Prediction halved = wi::simulate(g, half);
+    for (const auto& s : halved.steps) CHECK(s.path.total() == s.predicted_ns);
+    CHECK(halved.path.total() == halved.predicted_total_ns);
     ++traces;
   }
   WARN("what-if identity: " << traces << " traces, " << steps << " steps, worst step error "
