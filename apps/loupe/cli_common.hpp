@@ -49,5 +49,6 @@ int run_diff_findings(const std::vector<std::string>& args);
 int run_inspect(const std::vector<std::string>& args);
 int run_plugins(const std::vector<std::string>& args);
 int run_validate(const std::vector<std::string>& args);
+int run_what_if(const std::vector<std::string>& args);
 
 }  // namespace loupe::cli

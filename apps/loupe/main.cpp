@@ -32,6 +32,9 @@ Commands:
   validate FILE   check a findings markdown file like TraceLens's validator does
   validate --report DIR
                   check DIR/analysis.md like TraceLens's validate_report does
+  what-if TRACE [--scale SELECTOR=FACTOR ...]
+                  predicted step time if some GPU ops took another time, and the critical
+                  path (GPU compute, communication, memcpy, launch overhead / host work, sync)
   help [COMMAND]  show this text, or the help of COMMAND
 
 Options:
@@ -41,7 +44,7 @@ Options:
 Exit codes:
   0  success (every category OK or NO_DATA; a valid findings file or report)
   1  a category ended in ERROR; an invalid findings file or report
-  2  bad usage, or an input that cannot be read
+  2  bad usage, or an input that cannot be read (what-if: an unknown selector)
   3  analyze --fail-on matched; diff-findings --fail-on-regression found a regression
 
 Plugins are searched next to the loupe executable (the bundled ones), then in --plugin-dir
@@ -56,6 +59,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     if (command == "plugins") return loupe::cli::run_plugins(rest);
     if (command == "validate") return loupe::cli::run_validate(rest);
     if (command == "diff-findings") return loupe::cli::run_diff_findings(rest);
+    if (command == "what-if") return loupe::cli::run_what_if(rest);
   } catch (const std::exception& e) {
     std::cerr << "loupe " << command << ": internal error: " << e.what() << "\n";
     return loupe::cli::kExitUsage;

@@ -112,7 +112,10 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDi
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;
   }
-  written.views = core::prepare::build_trace_views(loaded->model, tree);
+  // The what-if model is for default mode's report (docs/what-if.md); compat needs none.
+  core::prepare::TraceViewsOptions views_options;
+  views_options.run_graph = !options.compat_tracelens;
+  written.views = core::prepare::build_trace_views(loaded->model, tree, views_options);
   if (!options.compat_tracelens) {
     written.views.op_groups = core::prepare::op_groups_table(prepared.op_groups);
   }

@@ -277,12 +277,19 @@ std::shared_ptr<const CsvTable> host_calls_table(const trace::TraceModel& model,
 
 }  // namespace
 
-TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree) {
-  TraceViews views{gpu_events_table(model, tree), op_kernels_table(model, tree),
-                   host_calls_table(model, tree), nullptr, nullptr};
+TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree,
+                             const TraceViewsOptions& options) {
+  TraceViews views;
+  views.gpu_events = gpu_events_table(model, tree);
+  views.op_kernels = op_kernels_table(model, tree);
+  views.host_calls = host_calls_table(model, tree);
   if (const ServingSummary serving = build_serving_summary(model, tree); !serving.empty()) {
     views.serving_summary =
         parse_json_document(loupe::dump_python_json(serving_summary_json(serving), 0));
+  }
+  if (options.run_graph) {
+    views.run_graph =
+        std::make_shared<const whatif::RunGraph>(whatif::RunGraph::build(model, tree));
   }
   return views;
 }

@@ -26,6 +26,9 @@
 //    the GPU ops it owns (docs/findings-schema.md, "Claims").
 //  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
 //    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
+//
+// Beside the views, not in the model: the run's dependency model for step-time what-ifs
+// (whatif::RunGraph, docs/what-if.md), which owns its data and outlives the trace model.
 #pragma once
 
 #include <memory>
@@ -36,6 +39,7 @@
 #include "loupe/core/prepare/op_groups.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
+#include "loupe/core/whatif/run_graph.hpp"
 
 namespace loupe::core::prepare {
 
@@ -44,13 +48,20 @@ struct TraceViews {
   std::shared_ptr<const CsvTable> op_kernels;
   std::shared_ptr<const CsvTable> host_calls;
   std::shared_ptr<const rapidjson::Document> serving_summary;  // null when there is none
-  std::shared_ptr<const CsvTable> op_groups;                   // null when not prepared
+  // The step-time what-if model (whatif::predict_gain); null when not asked for.
+  std::shared_ptr<const whatif::RunGraph> run_graph;
+  std::shared_ptr<const CsvTable> op_groups;  // null when not prepared
 };
 
 // The "trace/op_groups.csv" view from the groups the perf report computed.
 std::shared_ptr<const CsvTable> op_groups_table(std::span<const OpGroupKernels> groups);
 
-TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree);
+struct TraceViewsOptions {
+  bool run_graph = true;  // build TraceViews::run_graph (default mode; compat does not need it)
+};
+
+TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree,
+                             const TraceViewsOptions& options = {});
 
 // Adds the views to `model` under the names above.
 void install_trace_views(Model& model, const TraceViews& views);
