@@ -168,8 +168,17 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
     }
     std::cout << ":\n";
     size_t shown = 0;
+    size_t no_step_gain = 0;
     for (const auto& f : findings->as_array()) {
-      if (shown++ == kTopFindingsShown) break;
+      // A kernel finding whose kernels the step does not wait on gains nothing: counted, not shown.
+      const Json* what_if = f.find("what_if");
+      const Json* step_gain = what_if == nullptr ? nullptr : what_if->find("step_gain_ms");
+      if (step_gain != nullptr && step_gain->is_number() && step_gain->as_double() < 0.0005) {
+        ++no_step_gain;
+        continue;
+      }
+      if (shown == kTopFindingsShown) continue;
+      ++shown;
       const Json* ms = f.find("saving_ms");
       const Json* mid = ms == nullptr ? nullptr : ms->find("mid");
       const Json* pct = f.find("saving_percent_of_e2e") == nullptr
@@ -209,8 +218,15 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       if (!file.empty()) std::cout << "\t" << core::escape_for_terminal(file);
       std::cout << "\n";
     }
-    if (findings->size() > kTopFindingsShown) {
-      std::cout << "  ... " << findings->size() - kTopFindingsShown << " more in findings.json\n";
+    if (findings->size() > shown + no_step_gain) {
+      std::cout << "  ... " << findings->size() - shown - no_step_gain
+                << " more in findings.json\n";
+    }
+    if (no_step_gain > 0) {
+      std::cout << "  " << no_step_gain << " kernel "
+                << (no_step_gain == 1 ? "finding would" : "findings would")
+                << " not shorten the run: the GPU does not wait on those kernels (findings.json "
+                   "`what_if`, docs/what-if.md)\n";
     }
   }
   if (const Json* coverage = report.run_findings.find("coverage")) {
@@ -518,6 +534,7 @@ int run_analyze(const std::vector<std::string>& args) {
       return rc;
     }
     trace_views = std::move(written.views);
+    options.run_graph = trace_views.run_graph;
     options.prepared_files = std::move(written.files);
     // The trace model and tree are gone: hand their pages back, so each forked plugin child
     // maps a small heap (fewer pages to share, fewer copy-on-write faults).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 
@@ -12,6 +13,7 @@
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/report/time_ledger.hpp"
 #include "loupe/core/version.hpp"
+#include "loupe/core/whatif/simulate.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::core {
@@ -295,7 +297,40 @@ std::string finding_id(const std::string& category, const std::string& identity)
   return category + "-" + short_hash(category + "\n" + identity);
 }
 
-Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat compat) {
+namespace {
+
+// The step-time check of one finding (docs/what-if.md): its owned GPU ops at their target time
+// (their measured time less the finding's mid saving, spread in proportion), replayed.
+struct StepCheck {
+  double gain_ms = 0.0;
+  double unresolved_share = 0.0;
+  bool heuristic = false;
+};
+
+std::optional<StepCheck> step_check(const whatif::RunGraph& graph, const ledger::Settlement& s,
+                                    const report::GpuOpIndex& gpu_ops) {
+  if (s.owned.empty() || s.owned_ns <= 0 || !(s.saving.mid > 0)) return std::nullopt;
+  const double keep = std::max(0.0, 1.0 - s.saving.mid * 1e6 / static_cast<double>(s.owned_ns));
+  std::vector<whatif::KernelTarget> targets;
+  targets.reserve(s.owned.size());
+  for (const auto uid : s.owned) {
+    const auto* facts = gpu_ops.find(uid);
+    if (facts == nullptr || uid < 0 || uid > std::numeric_limits<std::uint32_t>::max()) continue;
+    targets.push_back({static_cast<std::uint32_t>(uid),
+                       static_cast<std::int64_t>(static_cast<double>(facts->dur_ns) * keep)});
+  }
+  const whatif::StepGain gain = whatif::predict_gain(graph, targets);
+  return StepCheck{std::max<double>(0.0, static_cast<double>(gain.total_ns) / 1e6),
+                   gain.unresolved_share, gain.heuristic};
+}
+
+// At most this many findings get a replay each (one linear pass over the run).
+constexpr std::size_t kStepChecks = 40;
+
+}  // namespace
+
+Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat compat,
+                        const whatif::RunGraph* run_graph) {
   const bool default_mode = compat != Compat::TraceLens;
   Json doc = Json::object();
   doc["schema"] = kRunFindingsSchema;
@@ -325,7 +360,37 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   std::vector<ledger::Claim> claims;
   claims.reserve(entries.size());
   for (const auto& e : entries) claims.push_back(e.claim);
-  const ledger::Ledger settled = ledger::settle(claims, gpu_ops.durations(), baseline.value_or(0));
+  ledger::Ledger settled = ledger::settle(claims, gpu_ops.durations(), baseline.value_or(0));
+
+  // What the step would gain: shortening a kernel the GPU is not waiting on shortens nothing.
+  std::map<std::size_t, StepCheck> checks;
+  if (run_graph != nullptr && default_mode) {
+    for (const auto i : settled.ranking) {
+      if (checks.size() == kStepChecks) break;
+      auto& s = settled.findings[i];
+      const auto check = step_check(*run_graph, s, gpu_ops);
+      if (!check) continue;
+      checks[i] = *check;
+      if (check->gain_ms < s.saving.mid) {
+        const double factor = s.saving.mid > 0 ? check->gain_ms / s.saving.mid : 0.0;
+        s.saving = {s.saving.low * factor, check->gain_ms, s.saving.high * factor};
+        s.capped = true;
+      }
+      // Dependencies the trace does not resolve make the answer a rule of thumb.
+      if (check->heuristic) entries[i].claim.evidence = findings::Evidence::Heuristic;
+    }
+    std::stable_sort(
+        settled.ranking.begin(), settled.ranking.end(), [&](std::size_t a, std::size_t b) {
+          return ledger::ranks_before(settled.findings[a].saving, entries[a].claim.evidence,
+                                      settled.findings[b].saving, entries[b].claim.evidence);
+        });
+    settled.ranked_total = {};
+    for (const auto i : settled.ranking) {
+      settled.ranked_total.low += settled.findings[i].saving.low;
+      settled.ranked_total.mid += settled.findings[i].saving.mid;
+      settled.ranked_total.high += settled.findings[i].saving.high;
+    }
+  }
 
   // Ranked findings (quantified first, in the ledger's order), then the unquantified ones in
   // category order; merged findings become parts of their owner.
@@ -357,6 +422,15 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
     }
     f["saving_percent_of_e2e"] = percent_json(f["saving_ms"], baseline);
     f["ledger"] = ledger::to_string(s.disposition);
+    if (const auto c = checks.find(i); c != checks.end()) {
+      Json w = Json::object();
+      w["step_gain_ms"] = py::round_half_even(c->second.gain_ms, 3);
+      w["unresolved_share"] = py::round_half_even(c->second.unresolved_share, 3);
+      w["limited_saving"] = c->second.gain_ms < e.claim.saving.mid;
+      f["what_if"] = std::move(w);
+    } else {
+      f["what_if"] = nullptr;
+    }
     if (s.disposition == ledger::Disposition::Trimmed) ++trimmed;
     Json owns = Json();
     if (s.claimed_ns > 0) {
@@ -414,6 +488,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   ledger_json["trimmed_findings"] = static_cast<long long>(trimmed);
   ledger_json["unknown_kernel_claims"] = static_cast<long long>(settled.unknown_kernels);
   ledger_json["kernel_level"] = !gpu_ops.empty();
+  ledger_json["step_checked"] = static_cast<long long>(checks.size());
   doc["ledger"] = std::move(ledger_json);
   if (default_mode) {
     Json cov = Json::object();

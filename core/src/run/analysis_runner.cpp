@@ -69,8 +69,9 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
 // findings.json: every finding of the run in one ranked, versioned document
 // (docs/findings-schema.md).
 void write_run_findings(const Model& model, AnalyzeReport& report,
-                        const std::filesystem::path& output_dir, Compat compat) {
-  report.run_findings = build_run_findings(model, report, compat);
+                        const std::filesystem::path& output_dir, Compat compat,
+                        const whatif::RunGraph* run_graph) {
+  report.run_findings = build_run_findings(model, report, compat, run_graph);
   // Serving steps and GPU graphs (docs/report.md): default mode, from a raw trace only.
   if (const auto* serving = model.document("trace/serving_summary.json");
       serving != nullptr && compat != Compat::TraceLens) {
@@ -277,7 +278,7 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
     report.plugins.push_back(std::move(outcome));
   }
   write_priority_data(model, report, options.output_dir);
-  write_run_findings(model, report, options.output_dir, options.compat);
+  write_run_findings(model, report, options.output_dir, options.compat, options.run_graph.get());
   write_run_report(model, report, options.output_dir, options.compat);
   write_run_record(options.output_dir, model, report, options);
   return report;

@@ -14,6 +14,7 @@
 #include "loupe/core/model.hpp"
 #include "loupe/core/plan_error.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/vocabulary.hpp"
 
@@ -29,6 +30,9 @@ struct AnalyzeOptions {
   std::chrono::milliseconds timeout{std::chrono::minutes(5)};
   std::uint64_t memory_mb = 4096;  // per plugin child, beyond what it inherits; 0: no limit
   std::vector<std::string> prepared_files;  // what --trace wrote before (recorded as outputs)
+  // --trace, default mode: the run's dependency model; the ledger caps each kernel finding's
+  // saving by what the step would gain (docs/what-if.md). Null: no step-time check.
+  std::shared_ptr<const whatif::RunGraph> run_graph;
 };
 
 struct CategoryOutcome {

@@ -7,6 +7,7 @@
 
 #include "loupe/core/analysis_runner.hpp"
 #include "loupe/core/model.hpp"
+#include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core {
@@ -18,8 +19,10 @@ inline constexpr const char* kRunFindingsFile = "findings.json";
 // mid saving (highest first; findings without a quantified saving after them).
 // Every card goes through the run's time ledger (time_ledger.hpp); in default mode the compute
 // cards with no model behind them are listed under `coverage` instead of ranked.
+// With `run_graph` (a raw trace, default mode), each finding that owns GPU ops is also capped by
+// how much shorter the run would be if those ops took their target time (docs/what-if.md).
 Json build_run_findings(const Model& model, const AnalyzeReport& report,
-                        Compat compat = Compat::None);
+                        Compat compat = Compat::None, const whatif::RunGraph* run_graph = nullptr);
 
 // A finding's id: the category and what identifies the finding independently of its numbers
 // (the ops it names, or its title without digits), hashed, so that the same finding of the same
