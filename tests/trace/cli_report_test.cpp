@@ -33,9 +33,9 @@ TEST_CASE("every analyze run writes analysis.md and model_info.json and says whe
   // The end of the run: the top five with saving in ms and %, the file, and the report.
   CHECK_THAT(
       first.out,
-      Catch::Contains("\n  P1  4.582 ms (13.83%) modeled\tkernel_fusion\tUnfused RMSNorm "
+      Catch::Contains("\n  P1  3.885 ms (11.73%) modeled\tkernel_fusion\tUnfused RMSNorm "
                       "(5.674 ms, 49 instances)\tsystem_findings/kernel_fusion_findings.md\n") &&
-          Catch::Contains("\n  P2  3.610 ms (10.90%) modeled\tgemm\t") &&
+          Catch::Contains("\n  P2  3.292 ms (9.94%) modeled\tgemm\t") &&
           Catch::Contains("\tcategory_findings/gemm_findings.md\n") &&
           Catch::Contains("\nReport: " + (out / "analysis.md").string() + "\n"));
 
