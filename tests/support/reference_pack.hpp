@@ -19,4 +19,9 @@ std::vector<ReferenceRun> reference_runs(const std::filesystem::path& shared,
 // The runs of data/reference, then those of data/reference-inference.
 std::vector<ReferenceRun> all_reference_runs(const std::filesystem::path& shared);
 
+// Every profiler trace under data/traces (`.json`, `.json.gz`), sorted: one list for the pack-wide
+// sweeps. The capture folders' `execution_details.json` (the engine's graph/node table beside a
+// capture trace, not a profiler trace) is left out.
+std::vector<std::filesystem::path> pack_trace_files(const std::filesystem::path& shared);
+
 }  // namespace loupe::test

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
+#include "reference_pack.hpp"
 #include "test_paths.hpp"
 #include "trace_text.hpp"
 
@@ -65,12 +66,9 @@ TEST_CASE("loupe inspect works on every trace of the reference pack",
           "[trace][cli][reference][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   std::size_t traces = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(shared / "data" / "traces")) {
-    const std::string name = entry.path().filename().string();
-    if (!entry.is_regular_file() || !(name.ends_with(".json") || name.ends_with(".json.gz")))
-      continue;
-    INFO(entry.path().string());
-    const auto r = run_loupe({"inspect", entry.path().string(), "--json"});
+  for (const auto& trace : loupe::test::pack_trace_files(shared)) {
+    INFO(trace.string());
+    const auto r = run_loupe({"inspect", trace.string(), "--json"});
     REQUIRE(r.exit_code == 0);
     rapidjson::Document d;
     d.Parse(r.out.c_str());

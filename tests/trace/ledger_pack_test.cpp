@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
+#include "reference_pack.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -18,15 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::vector<fs::path> pack_traces(const fs::path& shared) {
-  std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(shared / "data/traces")) {
-    if (!e.is_regular_file()) continue;
-    const std::string name = e.path().filename().string();
-    const bool json = name.size() > 5 && (name.ends_with(".json") || name.ends_with(".json.gz"));
-    if (json && name != "execution_details.json") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
+  return loupe::test::pack_trace_files(shared);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/core/whatif/simulate.hpp"
+#include "reference_pack.hpp"
 #include "test_paths.hpp"
 
 namespace {
@@ -22,15 +23,7 @@ namespace tr = loupe::core::trace;
 namespace wi = loupe::core::whatif;
 
 std::vector<fs::path> pack_traces(const fs::path& shared) {
-  std::vector<fs::path> out;
-  for (const auto& entry : fs::recursive_directory_iterator(shared / "data" / "traces")) {
-    if (!entry.is_regular_file()) continue;
-    const std::string name = entry.path().filename().string();
-    if (!name.ends_with(".json") && !name.ends_with(".json.gz")) continue;
-    out.push_back(entry.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
+  return loupe::test::pack_trace_files(shared);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "cli_runner.hpp"
 #include "loupe/python_format.hpp"
+#include "reference_pack.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -32,14 +33,7 @@ constexpr double kEpsMs = 0.0015;  // the metrics round to 3 decimals
 
 // Every trace file of data/traces plus the bundled sample, in a stable order.
 std::vector<fs::path> all_traces(const fs::path& shared) {
-  std::vector<fs::path> out;
-  for (const auto& entry : fs::recursive_directory_iterator(shared / "data/traces")) {
-    const std::string name = entry.path().filename().string();
-    const bool json = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
-    const bool gz = name.size() > 8 && name.compare(name.size() - 8, 8, ".json.gz") == 0;
-    if (entry.is_regular_file() && (json || gz)) out.push_back(entry.path());
-  }
-  std::sort(out.begin(), out.end());
+  std::vector<fs::path> out = loupe::test::pack_trace_files(shared);
   for (const auto& entry :
        fs::directory_iterator(loupe::test::bundled_data_dir() / "samples" / "mi300")) {
     out.push_back(entry.path());
