@@ -137,7 +137,7 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       }
       std::cout << "  " << status << "\t" << c.category << "\t(" << plugin.plugin->name << ")";
       if (!c.findings_path.empty()) std::cout << "\t" << c.findings_path;
-      if (!c.message.empty()) std::cout << "\n      " << c.message;
+      if (!c.message.empty()) std::cout << "\n      " << core::escape_for_terminal(c.message);
       std::cout << "\n";
     }
   }

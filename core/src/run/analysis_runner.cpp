@@ -266,8 +266,13 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
       CategoryOutcome done = finalize_category(model, *run.plugin, category, result, finalize);
       done.wall_ms = result.wall_ms;
       done.routed_by = planned.routed_by;
+      done.truncated = result.truncated;
+      if (!done.truncated.empty()) {
+        spdlog::warn("{}: {}: output cut: {}", run.plugin->name, category, done.truncated);
+      }
       if (done.status == findings::Status::Error) {
-        spdlog::error("{}: {} ended in ERROR: {}", run.plugin->name, category, done.message);
+        spdlog::error("{}: {} ended in ERROR: {}", run.plugin->name, category,
+                      escape_for_terminal(done.message));
       } else {
         spdlog::info("{}: {} {} in {:.1f} ms", run.plugin->name, category,
                      findings::to_string(done.status), done.wall_ms);

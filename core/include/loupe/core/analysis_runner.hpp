@@ -36,6 +36,7 @@ struct CategoryOutcome {
   RouteReason routed_by = RouteReason::Category;
   findings::Status status = findings::Status::Error;
   std::string message;             // why, for ERROR / NO_DATA
+  std::string truncated;           // what of the plugin's output the host dropped or cut, or ""
   std::string metrics_path;        // relative to the output directory
   std::string findings_path;       // relative to the output directory
   std::size_t findings_count = 0;  // cards in the findings file (OK with 0: nothing to fix)
