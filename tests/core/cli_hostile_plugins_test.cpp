@@ -310,13 +310,13 @@ TEST_CASE("at every sandbox level a plugin can neither reach the host nor change
       for (const char* key :
            {"shmget_refused", "msgget_refused", "semget_refused", "perf_event_open_refused",
             "bpf_refused", "keyctl_refused", "socket_refused", "chmod_refused", "chown_refused",
-            "utimensat_refused", "setxattr_refused", "fchmod_refused", "set_immutable_refused",
-            "capabilities_none", "no_new_privs"}) {
+            "utimensat_refused", "setxattr_refused", "truncate_refused", "fchmod_refused",
+            "set_immutable_refused", "capabilities_none", "no_new_privs"}) {
         INFO(key);
         CHECK(a[key].GetBool());
         ++refused;
       }
-      CHECK(refused == 15);
+      CHECK(refused == 16);
       CHECK(a["socketpair_opened"].GetBool());
       CHECK(a["open_fds_above_3"].GetInt() == 0);
       // Without a PID namespace the plugin's parent is the host: every attempt on it fails.
@@ -375,10 +375,11 @@ TEST_CASE(
     "escaped",
     "[hostile]") {
   TempDir in, out;
-  write_manifest(in.path(), {"test_good", "test_forges_records", "test_floods_errors"});
-  const auto r = run_loupe(analyze_args(
-      in.path(), out.path(),
-      {"good", "forges_records", "floods_errors", "forged_probe", "escaping_descriptor"}));
+  write_manifest(in.path(),
+                 {"test_good", "test_forges_records", "test_floods_errors", "test_claims_impact"});
+  const auto r = run_loupe(analyze_args(in.path(), out.path(),
+                                        {"good", "forges_records", "floods_errors", "forged_probe",
+                                         "escaping_descriptor", "claims_impact"}));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") ==
@@ -386,6 +387,10 @@ TEST_CASE(
   // Metrics with NaN written straight onto the pipe: refused as if emitted.
   check_error_everywhere(out.path(), "test_forges_records",
                          "handed back a document the host refuses: the metrics document");
+  // A saving of 9.1e12 % of the run is no finding.
+  check_error_everywhere(out.path(), "test_claims_impact",
+                         "claims an impact (mid) of 9100000000000 % of the end-to-end time",
+                         "category_findings");
   // 1,024 errors of 64 KiB: 16 kept, each cut; the cut is recorded.
   check_error_everywhere(out.path(), "test_floods_errors", "first error");
   const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));

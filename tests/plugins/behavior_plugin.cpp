@@ -15,7 +15,8 @@
 // capabilities) and records which attempts were refused, 20 starts a chain of 80 processes, each
 // in its own session and named "loupe-leftover", then moves to a new session itself and hangs,
 // 21 writes forged records (metrics with NaN) straight onto the host's pipe (descriptor 3) and
-// exits, 22 reports 1,024 errors of 64 KiB (the first with terminal escapes) and returns.
+// exits, 22 reports 1,024 errors of 64 KiB (the first with terminal escapes) and returns,
+// 23 emits compute findings whose card claims an impact of 9.1e12 % of the end-to-end time.
 // The environment variable LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. The config's
 // skill declares one manifest skill, its fallback flag makes the plugin its tier's fallback
 // (routing tests).
@@ -168,6 +169,7 @@ Json attack_host() {
     r["chown_refused"] = ::chown(target, ::getuid(), ::getgid()) != 0;
     r["utimensat_refused"] = ::utimensat(AT_FDCWD, target, nullptr, 0) != 0;
     r["setxattr_refused"] = ::setxattr(target, "user.loupe", "x", 1, 0) != 0;
+    r["truncate_refused"] = ::truncate(target, 0) != 0;
     const int fd = ::open(target, O_RDONLY);
     r["fchmod_refused"] = ::fchmod(fd, 0777) != 0;
     int flags = 0;
@@ -218,6 +220,7 @@ struct NameList {
 constexpr int kComputeFindings = 1;
 constexpr int kReadsOtherMetrics = 8;
 constexpr int kQuotesHeading = 17;
+constexpr int kClaimsImpact = 23;
 const char* const kReadCategories[] = {"test_good"};
 
 class BehaviorPlugin {
@@ -225,10 +228,11 @@ class BehaviorPlugin {
   static inline const char* const name = loupe_test_config.name;
   static constexpr const char* version = "0.0.1";
   static constexpr const char* description = "framework test plugin";
-  static inline const loupe::Tier tier =
-      loupe_test_config.behavior == kComputeFindings || loupe_test_config.behavior == kQuotesHeading
-          ? loupe::Tier::Compute
-          : loupe::Tier::System;
+  static inline const loupe::Tier tier = loupe_test_config.behavior == kComputeFindings ||
+                                                 loupe_test_config.behavior == kQuotesHeading ||
+                                                 loupe_test_config.behavior == kClaimsImpact
+                                             ? loupe::Tier::Compute
+                                             : loupe::Tier::System;
   static inline const NameList categories{&loupe_test_config.category, 1};
   static inline const NameList skills{&loupe_test_config.skill,
                                       loupe_test_config.skill != nullptr ? 1u : 0u};
@@ -398,6 +402,13 @@ class BehaviorPlugin {
         std::string big(64 * 1024, 'e');
         ctx.report_error("\x1b]0;owned\x07\x1b[2J first error");
         for (int i = 1; i < 1024; ++i) ctx.report_error(big);
+        return;
+      }
+      case 23: {
+        auto doc = compute_findings(category);
+        doc.recommendations[0].impact->mid = Json(9.1e12);
+        ctx.emit_metrics(compute_metrics(category));
+        ctx.emit_findings(doc);
         return;
       }
       case 17: {

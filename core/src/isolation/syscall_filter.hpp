@@ -1,7 +1,7 @@
 // A seccomp filter for plugin children: what Landlock does not cover (docs/plugin-abi.md,
 // "Isolation", lists every rule). A plugin may not start programs, open sockets (any family; a
 // socketpair still works), trace or read other processes, use io_uring, SysV IPC, perf events,
-// BPF or the kernel keyring, change file metadata (mode, owner, times, extended attributes,
+// BPF or the kernel keyring, truncate a file by name, change file metadata (mode, owner, times, extended attributes,
 // inode flags such as immutable), inject terminal input, mount or enter namespaces. Calls that
 // take a process id (prlimit64, setpriority, sched_set*, ioprio_set) act only on the calling
 // process; signals may not target the host or a process group; setpgid may not join another
