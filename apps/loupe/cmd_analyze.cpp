@@ -276,8 +276,11 @@ int run_analyze(const std::vector<std::string>& args) {
       "tracelens: reproduce TraceLens's numbers and quirks exactly")(
       "workload", po::value<std::string>(),
       "training | inference (when the manifest does not say)")(
-      "no-isolate", "run plugins inside this process (debugging; a crash stops loupe)")(
-      "trace", po::value<std::string>(), "read this raw trace and write the analysis directory")(
+      "no-isolate",
+      "run plugins inside this process, with NO protection at all: no sandbox, no namespaces, no "
+      "limits, no timeout; a plugin can do anything loupe can, and a crash stops loupe (debugging "
+      "your own plugin only)")("trace", po::value<std::string>(),
+                               "read this raw trace and write the analysis directory")(
       "trace2", po::value<std::string>(),
       "with --trace: compare against this second trace (comparative scope)")(
       "platform", po::value<std::string>(),
