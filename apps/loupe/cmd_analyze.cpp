@@ -211,7 +211,14 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       std::cout << "Report: " << (output_dir / f).string() << "\n";
     }
   }
-  std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
+  bool record_written = true;
+  for (const auto& u : report.unwritten) {
+    std::cout << "Not written: " << core::escape_for_terminal(u) << "\n";
+    if (u.rfind("loupe_run.json:", 0) == 0) record_written = false;
+  }
+  if (record_written) {
+    std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
+  }
 }
 
 // --fail-on: lists what matched; true when anything did.

@@ -427,3 +427,40 @@ TEST_CASE(
   CHECK(listing.out.find('\x1b') == std::string::npos);
   CHECK(listing.out.find('\x07') == std::string::npos);
 }
+
+TEST_CASE(
+    "a plugin that makes outputs unwritable fails its own category; the host writes the rest "
+    "and says what it could not",
+    "[hostile]") {
+  TempDir in;
+  write_manifest(in.path(), {"test_good", "test_sabotages_output"});
+  const std::string clean = clean_good_findings();
+  // With Landlock the directories cannot be made: a clean run.
+  {
+    TempDir out;
+    const auto r = run_process(loupe::test::loupe_exe(),
+                               analyze_args(in.path(), out.path(), {"good", "sabotages_output"}),
+                               {"LOUPE_TEST_SABOTAGE=" + (out.path() / "loupe_run.json").string()});
+    INFO(r.out << r.err);
+    if (!landlock_disabled()) {
+      CHECK(r.exit_code == 0);
+      CHECK(fs::is_regular_file(out.path() / "loupe_run.json"));
+    }
+  }
+  // Without Landlock they can: loupe_run.json and findings.json cannot be written.
+  TempDir out;
+  const auto r = run_process(loupe::test::loupe_exe(),
+                             analyze_args(in.path(), out.path(), {"good", "sabotages_output"}),
+                             {"LOUPE_TEST_SANDBOX_LEVEL=no-landlock",
+                              "LOUPE_TEST_SABOTAGE=" + (out.path() / "loupe_run.json").string() +
+                                  ":" + (out.path() / "findings.json").string()});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("Not written: loupe_run.json:"));
+  CHECK_THAT(r.out, Catch::Contains("Not written: findings.json:"));
+  CHECK_FALSE(r.out.find("Run record:") != std::string::npos);
+  CHECK_THAT(r.out, Catch::Contains("ERROR\ttest_sabotages_output"));
+  CHECK_THAT(r.out, Catch::Contains("changed files it may not write"));
+  CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") == clean);
+  CHECK(fs::is_regular_file(out.path() / "priority_data.json"));
+}

@@ -16,7 +16,9 @@
 // in its own session and named "loupe-leftover", then moves to a new session itself and hangs,
 // 21 writes forged records (metrics with NaN) straight onto the host's pipe (descriptor 3) and
 // exits, 22 reports 1,024 errors of 64 KiB (the first with terminal escapes) and returns,
-// 23 emits compute findings whose card claims an impact of 9.1e12 % of the end-to-end time.
+// 23 emits compute findings whose card claims an impact of 9.1e12 % of the end-to-end time,
+// 24 creates a directory at each path of LOUPE_TEST_SABOTAGE (':'-separated), where the host is
+// about to write its files, and records how many it made.
 // The environment variable LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. The config's
 // skill declares one manifest skill, its fallback flag makes the plugin its tier's fallback
 // (routing tests).
@@ -403,6 +405,25 @@ class BehaviorPlugin {
         ctx.report_error("\x1b]0;owned\x07\x1b[2J first error");
         for (int i = 1; i < 1024; ++i) ctx.report_error(big);
         return;
+      }
+      case 24: {
+        int made = 0;
+        if (const char* list = std::getenv("LOUPE_TEST_SABOTAGE"); list != nullptr) {
+          std::string paths(list);
+          std::size_t at = 0;
+          while (at <= paths.size()) {
+            const std::size_t end = std::min(paths.find(':', at), paths.size());
+            const std::string dir = paths.substr(at, end - at);
+            if (!dir.empty() && ::mkdir(dir.c_str(), 0755) == 0) {
+              ++made;
+              // A file inside, so the host cannot rename over it.
+              if (std::FILE* f = std::fopen((dir + "/keep").c_str(), "w")) std::fclose(f);
+            }
+            at = end + 1;
+          }
+        }
+        metrics["directories_made"] = made;
+        break;
       }
       case 23: {
         auto doc = compute_findings(category);

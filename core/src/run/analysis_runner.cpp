@@ -63,6 +63,7 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
     report.report_files.emplace_back(kPriorityDataFile);
   } catch (const std::exception& e) {
     spdlog::error("{} could not be written: {}", kPriorityDataFile, e.what());
+    report.unwritten.push_back(std::string(kPriorityDataFile) + ": " + e.what());
   }
 }
 
@@ -83,12 +84,14 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
     report.report_files.emplace_back(kRunFindingsFile);
   } catch (const std::exception& e) {
     spdlog::error("{} could not be written: {}", kRunFindingsFile, e.what());
+    report.unwritten.push_back(std::string(kRunFindingsFile) + ": " + e.what());
   }
 }
 
 }  // namespace
 
 bool AnalyzeReport::any_error() const {
+  if (!unwritten.empty()) return true;
   for (const auto& p : plugins) {
     for (const auto& c : p.categories) {
       if (c.status == findings::Status::Error) return true;
@@ -284,7 +287,14 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   write_priority_data(model, report, options.output_dir);
   write_run_findings(model, report, options.output_dir, options.compat);
   write_run_report(model, report, options.output_dir, options.compat);
-  write_run_record(options.output_dir, model, report, options);
+  // A plugin may have made part of -o unwritable (where the sandbox only detects changes): the
+  // host still writes what it can and says what it could not.
+  try {
+    write_run_record(options.output_dir, model, report, options);
+  } catch (const std::exception& e) {
+    spdlog::error("loupe_run.json could not be written: {}", e.what());
+    report.unwritten.push_back(std::string("loupe_run.json: ") + e.what());
+  }
   return report;
 }
 

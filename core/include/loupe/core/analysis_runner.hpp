@@ -60,6 +60,9 @@ struct AnalyzeReport {
   std::vector<std::string> report_files;  // run-level outputs (priority_data.json, ...), relative
   Json priority_data;                     // what priority_data.json holds
   Json run_findings;                      // what findings.json holds (ranked findings)
+  // Run-level outputs that could not be written ("file: why"), e.g. when a plugin made part of -o
+  // unwritable where the sandbox only detects changes.
+  std::vector<std::string> unwritten;
   bool any_error() const;
 };
 
