@@ -311,12 +311,12 @@ TEST_CASE("at every sandbox level a plugin can neither reach the host nor change
            {"shmget_refused", "msgget_refused", "semget_refused", "perf_event_open_refused",
             "bpf_refused", "keyctl_refused", "socket_refused", "chmod_refused", "chown_refused",
             "utimensat_refused", "setxattr_refused", "truncate_refused", "fchmod_refused",
-            "set_immutable_refused", "capabilities_none", "no_new_privs"}) {
+            "set_immutable_refused", "capabilities_none", "no_new_privs", "unshare_refused"}) {
         INFO(key);
         CHECK(a[key].GetBool());
         ++refused;
       }
-      CHECK(refused == 16);
+      CHECK(refused == 17);
       CHECK(a["socketpair_opened"].GetBool());
       CHECK(a["open_fds_above_3"].GetInt() == 0);
       // Without a PID namespace the plugin's parent is the host: every attempt on it fails.
@@ -324,7 +324,7 @@ TEST_CASE("at every sandbox level a plugin can neither reach the host nor change
       if (!sandbox["namespaces"].GetBool()) {
         for (const char* key :
              {"prlimit_parent_refused", "setpriority_parent_refused", "affinity_parent_refused",
-              "signal_parent_refused", "join_parent_group_refused"}) {
+              "signal_parent_refused", "join_parent_group_refused", "signal_everyone_refused"}) {
           INFO(key);
           CHECK(a[key].GetBool());
         }
@@ -348,7 +348,7 @@ TEST_CASE("a plugin tree that leaves its session is killed whole, and the timeou
   TempDir in;
   write_manifest(in.path(), {"test_good", "test_escapes_tree"});
   std::size_t levels = 0;
-  for (const auto& level : {std::string(), std::string("no-namespaces")}) {
+  for (const auto& level : kSandboxLevels) {
     DYNAMIC_SECTION("level '" << level << "'") {
       TempDir out;
       const auto start = std::chrono::steady_clock::now();

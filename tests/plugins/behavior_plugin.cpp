@@ -140,6 +140,8 @@ Json attack_host() {
   r["affinity_parent_refused"] = ::sched_setaffinity(parent, sizeof(one), &one) != 0;
   r["signal_parent_refused"] = ::kill(parent, 0) != 0;
   r["join_parent_group_refused"] = ::setpgid(0, ::getpgid(parent)) != 0;
+  r["signal_everyone_refused"] = ::kill(-1, 0) != 0;
+  r["unshare_refused"] = ::unshare(CLONE_NEWUSER) != 0;
   const int shm = ::shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
   r["shmget_refused"] = shm < 0;
   if (shm >= 0) ::shmctl(shm, IPC_RMID, nullptr);
