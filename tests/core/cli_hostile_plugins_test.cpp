@@ -343,6 +343,22 @@ TEST_CASE("at every sandbox level a plugin can neither reach the host nor change
   CHECK(levels >= 1);
 }
 
+TEST_CASE("a plugin that closes its pipes and hangs is still killed at its timeout", "[hostile]") {
+  TempDir in;
+  write_manifest(in.path(), {"test_good", "test_closes_pipes"});
+  for (const auto& level : {std::string(), std::string("no-namespaces")}) {
+    DYNAMIC_SECTION("level '" << level << "'") {
+      TempDir out;
+      const auto r = run_process(loupe::test::loupe_exe(),
+                                 analyze_args(in.path(), out.path(), {"good", "closes_pipes"}),
+                                 level_env(level));
+      INFO(r.out << r.err);
+      CHECK(r.exit_code == 1);
+      check_error_everywhere(out.path(), "test_closes_pipes", "timed out after 2.");
+    }
+  }
+}
+
 TEST_CASE("a plugin tree that leaves its session is killed whole, and the timeout holds",
           "[hostile]") {
   TempDir in;

@@ -18,7 +18,8 @@
 // exits, 22 reports 1,024 errors of 64 KiB (the first with terminal escapes) and returns,
 // 23 emits compute findings whose card claims an impact of 9.1e12 % of the end-to-end time,
 // 24 creates a directory at each path of LOUPE_TEST_SABOTAGE (':'-separated), where the host is
-// about to write its files, and records how many it made.
+// about to write its files, and records how many it made, 25 closes its standard output, error
+// and the host's pipe (descriptor 3) and hangs.
 // The environment variable LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. The config's
 // skill declares one manifest skill, its fallback flag makes the plugin its tier's fallback
 // (routing tests).
@@ -427,6 +428,11 @@ class BehaviorPlugin {
         metrics["directories_made"] = made;
         break;
       }
+      case 25:
+        ::close(1);
+        ::close(2);
+        ::close(3);
+        for (;;) ::pause();
       case 23: {
         auto doc = compute_findings(category);
         doc.recommendations[0].impact->mid = Json(9.1e12);

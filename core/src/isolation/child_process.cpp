@@ -257,13 +257,21 @@ void kill_leftovers(pid_t group, const std::set<pid_t>& before,
 }
 
 // Waits for `pid` until `deadline`; false when it has not ended by then.
-bool wait_until(pid_t pid, int& status, Clock::time_point deadline) {
+// Waits on the pidfd when there is one, else polls.
+bool wait_until(pid_t pid, int pidfd, int& status, Clock::time_point deadline) {
   for (;;) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG | __WALL);
     if (done == pid) return true;
     if (done < 0 && errno != EINTR) return false;
-    if (Clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const auto now = Clock::now();
+    if (now >= deadline) return false;
+    if (pidfd >= 0) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+      pollfd pfd{pidfd, POLLIN, 0};
+      ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count() + 1, 1000)));
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
   }
 }
 
@@ -407,17 +415,20 @@ ChildReport run_in_child(const ChildOptions& options, const std::function<void(i
     drain(fds[1], capture_open, false);
     if (fds[2].fd >= 0 && (fds[2].revents & POLLIN) != 0) exited = true;
   }
+  // A child that closed its pipes may still run: it has until the deadline like any other.
+  int wait_status = 0;
+  bool reaped = !timed_out && wait_until(pid, pidfd.get(), wait_status, deadline);
+  if (!reaped && !timed_out) timed_out = true;
   if (timed_out) {
     report.timed_out_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     ::kill(pid, SIGKILL);
     ::kill(-pid, SIGKILL);
   }
-  // The child has ended or was killed: it is waited for with a deadline (a process stuck in the
-  // kernel must not stall the host), then everything it left is killed.
-  int wait_status = 0;
-  if (!wait_until(pid, wait_status, Clock::now() + kReapPatience)) {
+  // A killed child is waited for with a deadline too (a process stuck in the kernel must not
+  // stall the host); then everything it left is killed.
+  if (!reaped && !wait_until(pid, pidfd.get(), wait_status, Clock::now() + kReapPatience)) {
     ::kill(pid, SIGKILL);
-    if (!wait_until(pid, wait_status, Clock::now() + kReapPatience)) {
+    if (!wait_until(pid, pidfd.get(), wait_status, Clock::now() + kReapPatience)) {
       spdlog::warn("a plugin child (pid {}) did not end after SIGKILL; left behind", pid);
       wait_status = SIGKILL;
     }
