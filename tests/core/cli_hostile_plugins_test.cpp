@@ -440,6 +440,12 @@ TEST_CASE(
   CHECK_THAT(listing.out, Catch::Contains("test_raw_escapes"));
   CHECK_THAT(listing.out, Catch::Contains("\\x1b[31mred"));
   CHECK_THAT(listing.out, Catch::Contains("Sandbox: "));
+  const auto json_listing = run_loupe({"plugins", "--json"});
+  REQUIRE(json_listing.exit_code == 0);
+  const auto listed = loupe::core::parse_json_document(json_listing.out);
+  REQUIRE(listed->HasMember("sandbox"));
+  CHECK((*listed)["sandbox"]["seccomp"].GetBool());
+  CHECK((*listed)["sandbox"]["landlock_abi"].IsInt());
   CHECK(listing.out.find('\x1b') == std::string::npos);
   CHECK(listing.out.find('\x07') == std::string::npos);
 }

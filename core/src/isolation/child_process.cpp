@@ -105,7 +105,8 @@ void report_out_of_memory() {
   wire_fd = close_inherited_descriptors(wire_fd);
   g_wire_fd = wire_fd;
   const std::string problems = apply_sandbox(options.limits, self, host);
-  if (!problems.empty() && options.limits.forbid_writes && landlock_abi() >= 1) {
+  // Fail closed: a layer the host believes in force that cannot be applied runs no plugin code.
+  if (!problems.empty()) {
     fail_start(wire_fd, problems);
   }
   std::set_new_handler(&report_out_of_memory);
