@@ -137,7 +137,7 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       }
       std::cout << "  " << status << "\t" << c.category << "\t(" << plugin.plugin->name << ")";
       if (!c.findings_path.empty()) std::cout << "\t" << c.findings_path;
-      if (!c.message.empty()) std::cout << "\n      " << c.message;
+      if (!c.message.empty()) std::cout << "\n      " << core::escape_for_terminal(c.message);
       std::cout << "\n";
     }
   }
@@ -248,7 +248,14 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       std::cout << "Report: " << (output_dir / f).string() << "\n";
     }
   }
-  std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
+  bool record_written = true;
+  for (const auto& u : report.unwritten) {
+    std::cout << "Not written: " << core::escape_for_terminal(u) << "\n";
+    if (u.rfind("loupe_run.json:", 0) == 0) record_written = false;
+  }
+  if (record_written) {
+    std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
+  }
 }
 
 // --fail-on: lists what matched; true when anything did.
@@ -314,8 +321,11 @@ int run_analyze(const std::vector<std::string>& args) {
       "tracelens: reproduce TraceLens's numbers and quirks exactly")(
       "workload", po::value<std::string>(),
       "training | inference (when the manifest does not say)")(
-      "no-isolate", "run plugins inside this process (debugging; a crash stops loupe)")(
-      "trace", po::value<std::string>(), "read this raw trace and write the analysis directory")(
+      "no-isolate",
+      "run plugins inside this process, with NO protection at all: no sandbox, no namespaces, no "
+      "limits, no timeout; a plugin can do anything loupe can, and a crash stops loupe (debugging "
+      "your own plugin only)")("trace", po::value<std::string>(),
+                               "read this raw trace and write the analysis directory")(
       "trace2", po::value<std::string>(),
       "with --trace: compare against this second trace (comparative scope)")(
       "platform", po::value<std::string>(),

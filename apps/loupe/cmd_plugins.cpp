@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/core/run_record.hpp"
 #include "loupe/core/text_escape.hpp"
@@ -84,6 +85,14 @@ int run_plugins(const std::vector<std::string>& args) {
     Json missing = Json::array();
     for (const auto& d : set.missing_dirs) missing.push_back(d.string());
     j["missing_dirs"] = std::move(missing);
+    const auto sandbox = core::sandbox_protections();
+    Json sj = Json::object();
+    sj["namespaces"] = sandbox.namespaces;
+    sj["landlock_abi"] = static_cast<std::int64_t>(sandbox.landlock_abi);
+    sj["seccomp"] = sandbox.seccomp;
+    sj["capabilities"] = "none";
+    sj["writes_only_detected"] = sandbox.writes_only_detected;
+    j["sandbox"] = std::move(sj);
     std::cout << core::replace_invalid_utf8(dump_python_json(j, 2, false)) << "\n";
     return exit_code;
   }
@@ -93,10 +102,12 @@ int run_plugins(const std::vector<std::string>& args) {
     std::cout << "  " << core::escape_for_terminal(d.path.string()) << "  ("
               << core::to_string(d.origin) << ")\n";
   }
+  std::cout << "Sandbox: " << core::sandbox_protections().summary << "\n";
   std::cout << "Plugins (" << set.plugins.size() << "):\n";
   for (const auto& p : set.plugins) {
-    std::cout << "  " << p.name << " " << p.version << "  [ABI " << p.abi_major << "."
-              << p.abi_minor << ", " << core::to_string(p.tier) << "]  categories:";
+    std::cout << "  " << p.name << " " << core::escape_for_terminal(p.version) << "  [ABI "
+              << p.abi_major << "." << p.abi_minor << ", " << core::to_string(p.tier)
+              << "]  categories:";
     for (const auto& c : p.categories) std::cout << " " << c;
     if (!p.skills.empty()) {
       std::cout << "  skills:";
@@ -108,8 +119,10 @@ int run_plugins(const std::vector<std::string>& args) {
       std::cout << "  reads:";
       for (const auto& r : p.reads) std::cout << " " << r;
     }
-    std::cout << "\n    " << p.path.string() << "\n";
-    if (!p.description.empty()) std::cout << "    " << p.description << "\n";
+    std::cout << "\n    " << core::escape_for_terminal(p.path.string()) << "\n";
+    if (!p.description.empty()) {
+      std::cout << "    " << core::escape_for_terminal(p.description) << "\n";
+    }
   }
   for (const auto state : {core::PluginState::Rejected, core::PluginState::Shadowed}) {
     const auto n = set.count(state);

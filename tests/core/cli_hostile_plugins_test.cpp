@@ -5,8 +5,13 @@
 // writes them, nothing outside -o, and the bad category ERROR in every file that mentions it.
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "cli_runner.hpp"
@@ -67,6 +72,26 @@ std::string clean_good_findings() {
 }
 
 bool landlock_disabled() { return std::getenv("LOUPE_NO_LANDLOCK") != nullptr; }
+
+// The sandbox levels the test switch forces (docs/reliability.md, "Kernel matrix"); "" is what
+// this machine offers.
+const std::vector<std::string> kSandboxLevels = {"", "no-namespaces", "landlock-2", "no-landlock"};
+
+std::vector<std::string> level_env(const std::string& level) {
+  return {"LOUPE_TEST_SANDBOX_LEVEL=" + level};
+}
+
+// Processes named by behaviour 20 of the test plugin that are still alive.
+int leftover_processes() {
+  int alive = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+    std::ifstream comm(entry.path() / "comm");
+    std::string name;
+    if (std::getline(comm, name) && name == "loupe-leftover") ++alive;
+  }
+  return alive;
+}
 
 }  // namespace
 
@@ -164,7 +189,8 @@ TEST_CASE("a plugin child cannot start programs or open network sockets", "[host
       read_text(out.path() / "category_data" / "test_exec_and_udp_metrics.json"));
   CHECK((*metrics)["exec_refused"].GetBool());
   CHECK((*metrics)["udp_refused"].GetBool());
-  CHECK((*metrics)["unix_socket_opened"].GetBool());
+  CHECK_FALSE((*metrics)["unix_socket_opened"].GetBool());
+  CHECK((*metrics)["socketpair_opened"].GetBool());
   // The host itself is not filtered: the same plugin run in-process (--no-isolate, a debugging
   // mode) can do both.
   TempDir out2;
@@ -239,4 +265,224 @@ TEST_CASE("plugin output reaches the terminal escaped", "[hostile]") {
   CHECK_THAT(r.err, Catch::Contains("[test_noisy output] raw \\x1b[31mred\\x1b[0m output"));
   CHECK(r.err.find('\x1b') == std::string::npos);
   CHECK(r.out.find('\x1b') == std::string::npos);
+}
+
+TEST_CASE("at every sandbox level a plugin can neither reach the host nor change the system",
+          "[hostile]") {
+  TempDir in, elsewhere;
+  write_manifest(in.path(), {"test_good", "test_attacks_host"});
+  const fs::path target = elsewhere.path() / "input_like.txt";
+  { std::ofstream(target) << "left alone\n"; }
+  // A descriptor the caller left open (a CI log): the plugin must not find it.
+  const fs::path log = elsewhere.path() / "ci.log";
+  const int inherited = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+  REQUIRE(inherited >= 0);
+  struct stat before {};
+  REQUIRE(::stat(target.c_str(), &before) == 0);
+  const std::string clean = clean_good_findings();
+  std::size_t levels = 0;
+  for (const auto& level : kSandboxLevels) {
+    DYNAMIC_SECTION("level '" << level << "'") {
+      TempDir out;
+      auto env = level_env(level);
+      env.push_back("LOUPE_TEST_TARGET=" + target.string());
+      const auto r =
+          run_process(loupe::test::loupe_exe(),
+                      analyze_args(in.path(), out.path(), {"good", "attacks_host"}), env);
+      INFO(r.out << r.err);
+      REQUIRE(r.exit_code == 0);
+      ++levels;
+      CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") == clean);
+      const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
+      const auto& sandbox = (*run)["sandbox"];
+      CHECK(sandbox["seccomp"].GetBool());
+      CHECK(std::string(sandbox["capabilities"].GetString()) == "none");
+      if (!level.empty()) CHECK_FALSE(sandbox["namespaces"].GetBool());
+      if (level == "landlock-2") CHECK(sandbox["landlock_abi"].GetInt() <= 2);
+      if (level == "no-landlock") CHECK(sandbox["landlock_abi"].GetInt() == 0);
+      if (level == "landlock-2" || level == "no-landlock") {
+        CHECK(sandbox["writes_only_detected"].GetBool());
+      }
+      const auto metrics = loupe::core::parse_json_document(
+          read_text(out.path() / "category_data" / "test_attacks_host_metrics.json"));
+      const auto& a = (*metrics)["attacks"];
+      std::size_t refused = 0;
+      for (const char* key :
+           {"shmget_refused", "msgget_refused", "semget_refused", "perf_event_open_refused",
+            "bpf_refused", "keyctl_refused", "socket_refused", "chmod_refused", "chown_refused",
+            "utimensat_refused", "setxattr_refused", "truncate_refused", "fchmod_refused",
+            "set_immutable_refused", "capabilities_none", "no_new_privs", "unshare_refused"}) {
+        INFO(key);
+        CHECK(a[key].GetBool());
+        ++refused;
+      }
+      CHECK(refused == 17);
+      CHECK(a["socketpair_opened"].GetBool());
+      CHECK(a["open_fds_above_3"].GetInt() == 0);
+      // Without a PID namespace the plugin's parent is the host: every attempt on it fails.
+      // In one, its parent is the namespace's first process and the host is out of sight.
+      if (!sandbox["namespaces"].GetBool()) {
+        for (const char* key :
+             {"prlimit_parent_refused", "setpriority_parent_refused", "affinity_parent_refused",
+              "signal_parent_refused", "join_parent_group_refused", "signal_everyone_refused"}) {
+          INFO(key);
+          CHECK(a[key].GetBool());
+        }
+      }
+    }
+  }
+  ::close(inherited);
+  struct stat after {};
+  REQUIRE(::stat(target.c_str(), &after) == 0);
+  CHECK(after.st_mode == before.st_mode);
+  CHECK(after.st_mtim.tv_sec == before.st_mtim.tv_sec);
+  CHECK(after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+  CHECK(after.st_ctim.tv_nsec == before.st_ctim.tv_nsec);
+  CHECK(read_text(target) == "left alone\n");
+  CHECK(fs::file_size(log) == 0);
+  CHECK(levels >= 1);
+}
+
+TEST_CASE("a plugin that closes its pipes and hangs is still killed at its timeout", "[hostile]") {
+  TempDir in;
+  write_manifest(in.path(), {"test_good", "test_closes_pipes"});
+  for (const auto& level : {std::string(), std::string("no-namespaces")}) {
+    DYNAMIC_SECTION("level '" << level << "'") {
+      TempDir out;
+      const auto r = run_process(loupe::test::loupe_exe(),
+                                 analyze_args(in.path(), out.path(), {"good", "closes_pipes"}),
+                                 level_env(level));
+      INFO(r.out << r.err);
+      CHECK(r.exit_code == 1);
+      check_error_everywhere(out.path(), "test_closes_pipes", "timed out after 2.");
+    }
+  }
+}
+
+TEST_CASE("a plugin tree that leaves its session is killed whole, and the timeout holds",
+          "[hostile]") {
+  TempDir in;
+  write_manifest(in.path(), {"test_good", "test_escapes_tree"});
+  std::size_t levels = 0;
+  for (const auto& level : kSandboxLevels) {
+    DYNAMIC_SECTION("level '" << level << "'") {
+      TempDir out;
+      const auto start = std::chrono::steady_clock::now();
+      const auto r = run_process(loupe::test::loupe_exe(),
+                                 analyze_args(in.path(), out.path(), {"good", "escapes_tree"}),
+                                 level_env(level));
+      const auto took = std::chrono::steady_clock::now() - start;
+      INFO(r.out << r.err);
+      CHECK(r.exit_code == 1);
+      ++levels;
+      // --plugin-timeout 2: the host gives up at 2 s and says when it did, not minutes later.
+      CHECK(took < std::chrono::seconds(30));
+      check_error_everywhere(out.path(), "test_escapes_tree", "timed out after 2.");
+      check_error_everywhere(out.path(), "test_escapes_tree", "and was killed (its limit: 2.0 s)");
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      CHECK(leftover_processes() == 0);
+    }
+  }
+  CHECK(levels >= 1);
+}
+
+TEST_CASE(
+    "forged records, floods of errors and escapes in descriptors are refused, capped, "
+    "escaped",
+    "[hostile]") {
+  TempDir in, out;
+  write_manifest(in.path(),
+                 {"test_good", "test_forges_records", "test_floods_errors", "test_claims_impact"});
+  const auto r = run_loupe(analyze_args(in.path(), out.path(),
+                                        {"good", "forges_records", "floods_errors", "forged_probe",
+                                         "escaping_descriptor", "claims_impact"}));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") ==
+        clean_good_findings());
+  // Metrics with NaN written straight onto the pipe: refused as if emitted.
+  check_error_everywhere(out.path(), "test_forges_records",
+                         "handed back a document the host refuses: the metrics document");
+  // A saving of 9.1e12 % of the run is no finding.
+  check_error_everywhere(out.path(), "test_claims_impact",
+                         "claims an impact (mid) of 9100000000000 % of the end-to-end time",
+                         "category_findings");
+  // 1,024 errors of 64 KiB: 16 kept, each cut; the cut is recorded.
+  check_error_everywhere(out.path(), "test_floods_errors", "first error");
+  const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
+  const auto* flood = category_record(*run, "test_floods_errors");
+  REQUIRE(flood != nullptr);
+  REQUIRE(flood->HasMember("truncated"));
+  CHECK_THAT(std::string((*flood)["truncated"].GetString()),
+             Catch::Contains("1008 error messages dropped"));
+  CHECK(std::string((*flood)["message"].GetString()).size() < 40000);
+  // A probe record forged by a constructor: rejected, and its name never printed.
+  bool forged_rejected = false;
+  for (const auto& f : (*run)["plugin_files"].GetArray()) {
+    if (std::string(f["path"].GetString()).find("forged_probe") == std::string::npos) continue;
+    CHECK(std::string(f["state"].GetString()) == "rejected");
+    CHECK_THAT(std::string(f["reason"].GetString()), Catch::Contains("forged records"));
+    forged_rejected = true;
+  }
+  CHECK(forged_rejected);
+  CHECK_FALSE(fs::exists(out.path() / "category_data" / "c0_metrics.json"));
+  // Nothing a plugin wrote reaches the terminal raw.
+  CHECK(r.out.find('\x1b') == std::string::npos);
+  CHECK(r.err.find('\x1b') == std::string::npos);
+  CHECK(r.out.find('\x07') == std::string::npos);
+  CHECK_THAT(r.out, Catch::Contains("\\x1b]0;owned"));
+
+  const auto listing =
+      run_loupe({"plugins", "--plugin-dir",
+                 (loupe::test::test_plugin_dir() / "escaping_descriptor").string()});
+  INFO(listing.out << listing.err);
+  CHECK(listing.exit_code == 0);
+  CHECK_THAT(listing.out, Catch::Contains("test_raw_escapes"));
+  CHECK_THAT(listing.out, Catch::Contains("\\x1b[31mred"));
+  CHECK_THAT(listing.out, Catch::Contains("Sandbox: "));
+  const auto json_listing = run_loupe({"plugins", "--json"});
+  REQUIRE(json_listing.exit_code == 0);
+  const auto listed = loupe::core::parse_json_document(json_listing.out);
+  REQUIRE(listed->HasMember("sandbox"));
+  CHECK((*listed)["sandbox"]["seccomp"].GetBool());
+  CHECK((*listed)["sandbox"]["landlock_abi"].IsInt());
+  CHECK(listing.out.find('\x1b') == std::string::npos);
+  CHECK(listing.out.find('\x07') == std::string::npos);
+}
+
+TEST_CASE(
+    "a plugin that makes outputs unwritable fails its own category; the host writes the rest "
+    "and says what it could not",
+    "[hostile]") {
+  TempDir in;
+  write_manifest(in.path(), {"test_good", "test_sabotages_output"});
+  const std::string clean = clean_good_findings();
+  // With Landlock the directories cannot be made: a clean run.
+  {
+    TempDir out;
+    const auto r = run_process(loupe::test::loupe_exe(),
+                               analyze_args(in.path(), out.path(), {"good", "sabotages_output"}),
+                               {"LOUPE_TEST_SABOTAGE=" + (out.path() / "loupe_run.json").string()});
+    INFO(r.out << r.err);
+    if (!landlock_disabled()) {
+      CHECK(r.exit_code == 0);
+      CHECK(fs::is_regular_file(out.path() / "loupe_run.json"));
+    }
+  }
+  // Without Landlock they can: loupe_run.json and findings.json cannot be written.
+  TempDir out;
+  const auto r = run_process(loupe::test::loupe_exe(),
+                             analyze_args(in.path(), out.path(), {"good", "sabotages_output"}),
+                             {"LOUPE_TEST_SANDBOX_LEVEL=no-landlock",
+                              "LOUPE_TEST_SABOTAGE=" + (out.path() / "loupe_run.json").string() +
+                                  ":" + (out.path() / "findings.json").string()});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("Not written: loupe_run.json:"));
+  CHECK_THAT(r.out, Catch::Contains("Not written: findings.json:"));
+  CHECK_FALSE(r.out.find("Run record:") != std::string::npos);
+  CHECK_THAT(r.out, Catch::Contains("ERROR\ttest_sabotages_output"));
+  CHECK_THAT(r.out, Catch::Contains("changed files it may not write"));
+  CHECK(read_text(out.path() / "system_findings" / "test_good_findings.md") == clean);
+  CHECK(fs::is_regular_file(out.path() / "priority_data.json"));
 }

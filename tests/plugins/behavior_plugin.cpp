@@ -8,13 +8,35 @@
 // 13 emits metrics with an embedded NUL and trailing bytes, 14 emits findings with an empty
 // title, 15 emits findings for another category, 16 prints control characters to stdout,
 // 17 emits findings whose text quotes a heading (the ERROR path must still write its files),
-// 18 tries to start /bin/true and to open a UDP socket and records what happened.
+// 18 tries to start /bin/true, to open a UDP and a unix socket and a socketpair and records what
+// happened, 19 attacks the host and the system (resource limits, priority, affinity, signals
+// and process group of its parent; SysV IPC, perf events, BPF, keys; mode, owner, times,
+// extended attributes and inode flags of LOUPE_TEST_TARGET; inherited descriptors; its own
+// capabilities) and records which attempts were refused, 20 starts a chain of 80 processes, each
+// in its own session and named "loupe-leftover", then moves to a new session itself and hangs,
+// 21 writes forged records (metrics with NaN) straight onto the host's pipe (descriptor 3) and
+// exits, 22 reports 1,024 errors of 64 KiB (the first with terminal escapes) and returns,
+// 23 emits compute findings whose card claims an impact of 9.1e12 % of the end-to-end time,
+// 24 creates a directory at each path of LOUPE_TEST_SABOTAGE (':'-separated), where the host is
+// about to write its files, and records how many it made, 25 closes its standard output, error
+// and the host's pipe (descriptor 3) and hangs.
 // The environment variable LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. The config's
 // skill declares one manifest skill, its fallback flag makes the plugin its tier's fallback
 // (routing tests).
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/msg.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +45,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
@@ -105,6 +128,92 @@ Json compute_metrics(const std::string& category) {
   return m;
 }
 
+// Every system-wide or host-directed attempt of behaviour 19; each entry is true when refused.
+Json attack_host() {
+  Json r = Json::object();
+  const pid_t parent = ::getppid();
+  const rlimit zero{0, 0};
+  r["prlimit_parent_refused"] = ::prlimit(parent, RLIMIT_FSIZE, &zero, nullptr) != 0;
+  r["setpriority_parent_refused"] = ::setpriority(PRIO_PROCESS, parent, 19) != 0;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(0, &one);
+  r["affinity_parent_refused"] = ::sched_setaffinity(parent, sizeof(one), &one) != 0;
+  r["signal_parent_refused"] = ::kill(parent, 0) != 0;
+  r["join_parent_group_refused"] = ::setpgid(0, ::getpgid(parent)) != 0;
+  r["signal_everyone_refused"] = ::kill(-1, 0) != 0;
+  r["unshare_refused"] = ::unshare(CLONE_NEWUSER) != 0;
+  const int shm = ::shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+  r["shmget_refused"] = shm < 0;
+  if (shm >= 0) ::shmctl(shm, IPC_RMID, nullptr);
+  const int msg = ::msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+  r["msgget_refused"] = msg < 0;
+  if (msg >= 0) ::msgctl(msg, IPC_RMID, nullptr);
+  const int sem = ::semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+  r["semget_refused"] = sem < 0;
+  if (sem >= 0) ::semctl(sem, 0, IPC_RMID);
+  char attr[128] = {};  // a software clock event on every process of CPU 0
+  reinterpret_cast<std::uint32_t*>(attr)[0] = 1;  // PERF_TYPE_SOFTWARE
+  reinterpret_cast<std::uint32_t*>(attr)[1] = static_cast<std::uint32_t>(sizeof(attr));
+  const long perf = ::syscall(SYS_perf_event_open, attr, -1, 0, -1, 0);
+  r["perf_event_open_refused"] = perf < 0;
+  if (perf >= 0) ::close(static_cast<int>(perf));
+  char bpf_attr[128] = {};
+  const long bpf = ::syscall(SYS_bpf, 0, bpf_attr, sizeof(bpf_attr));
+  r["bpf_refused"] = bpf < 0 && errno == EPERM;
+  r["keyctl_refused"] = ::syscall(SYS_keyctl, 0, -3, 0) < 0 && errno == EPERM;
+  r["socket_refused"] = ::socket(AF_UNIX, SOCK_STREAM, 0) < 0;
+  int pair[2];
+  r["socketpair_opened"] = ::socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0;
+  if (r["socketpair_opened"].as_bool()) {
+    ::close(pair[0]);
+    ::close(pair[1]);
+  }
+  if (const char* target = std::getenv("LOUPE_TEST_TARGET"); target != nullptr) {
+    r["chmod_refused"] = ::chmod(target, 0777) != 0;
+    r["chown_refused"] = ::chown(target, ::getuid(), ::getgid()) != 0;
+    r["utimensat_refused"] = ::utimensat(AT_FDCWD, target, nullptr, 0) != 0;
+    r["setxattr_refused"] = ::setxattr(target, "user.loupe", "x", 1, 0) != 0;
+    r["truncate_refused"] = ::truncate(target, 0) != 0;
+    const int fd = ::open(target, O_RDONLY);
+    r["fchmod_refused"] = ::fchmod(fd, 0777) != 0;
+    int flags = 0;
+    ::ioctl(fd, FS_IOC_GETFLAGS, &flags);
+    const int immutable = flags | FS_IMMUTABLE_FL;
+    const bool set = ::ioctl(fd, FS_IOC_SETFLAGS, &immutable) == 0;
+    r["set_immutable_refused"] = !set;
+    if (set) ::ioctl(fd, FS_IOC_SETFLAGS, &flags);
+    ::close(fd);
+  }
+  int open_fds = 0;  // descriptors beyond stdio and the host's pipe (3)
+  for (int fd = 4; fd < 1024; ++fd) {
+    if (::fcntl(fd, F_GETFD) >= 0) ++open_fds;
+  }
+  r["open_fds_above_3"] = open_fds;
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  bool no_caps = true;
+  while (std::getline(status, line)) {
+    if (line.rfind("CapEff:", 0) == 0 || line.rfind("CapPrm:", 0) == 0 ||
+        line.rfind("CapBnd:", 0) == 0) {
+      no_caps = no_caps && line.find_first_not_of("0\t ", 7) == std::string::npos;
+    }
+  }
+  r["capabilities_none"] = no_caps;
+  r["no_new_privs"] = ::prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
+  return r;
+}
+
+// Behaviour 21: records as the host's child code writes them (child_wire.hpp), forged.
+void forge_record(char tag, const std::string& payload) {
+  char header[9];
+  const std::uint64_t size = payload.size();
+  header[0] = tag;
+  std::memcpy(header + 1, &size, sizeof(size));
+  (void)!::write(3, header, sizeof(header));
+  (void)!::write(3, payload.data(), payload.size());
+}
+
 // A name list fixed when the plugin is loaded (the descriptor reads data() and size()).
 struct NameList {
   const char* const* items;
@@ -116,6 +225,7 @@ struct NameList {
 constexpr int kComputeFindings = 1;
 constexpr int kReadsOtherMetrics = 8;
 constexpr int kQuotesHeading = 17;
+constexpr int kClaimsImpact = 23;
 const char* const kReadCategories[] = {"test_good"};
 
 class BehaviorPlugin {
@@ -123,10 +233,11 @@ class BehaviorPlugin {
   static inline const char* const name = loupe_test_config.name;
   static constexpr const char* version = "0.0.1";
   static constexpr const char* description = "framework test plugin";
-  static inline const loupe::Tier tier =
-      loupe_test_config.behavior == kComputeFindings || loupe_test_config.behavior == kQuotesHeading
-          ? loupe::Tier::Compute
-          : loupe::Tier::System;
+  static inline const loupe::Tier tier = loupe_test_config.behavior == kComputeFindings ||
+                                                 loupe_test_config.behavior == kQuotesHeading ||
+                                                 loupe_test_config.behavior == kClaimsImpact
+                                             ? loupe::Tier::Compute
+                                             : loupe::Tier::System;
   static inline const NameList categories{&loupe_test_config.category, 1};
   static inline const NameList skills{&loupe_test_config.skill,
                                       loupe_test_config.skill != nullptr ? 1u : 0u};
@@ -261,7 +372,73 @@ class BehaviorPlugin {
         const int local = ::socket(AF_UNIX, SOCK_STREAM, 0);
         metrics["unix_socket_opened"] = local >= 0;
         if (local >= 0) ::close(local);
+        int pair[2];
+        metrics["socketpair_opened"] = ::socketpair(AF_UNIX, SOCK_STREAM, 0, pair) == 0;
         break;
+      }
+      case 19:
+        metrics["attacks"] = attack_host();
+        break;
+      case 20: {
+        pid_t link = ::fork();
+        if (link == 0) {
+          for (int depth = 0; depth < 80; ++depth) {
+            ::setsid();
+            ::prctl(PR_SET_NAME, "loupe-leftover", 0, 0, 0);
+            if (::fork() != 0) break;
+          }
+          ::setpgid(0, ::getpgid(::getppid()));
+          for (;;) ::pause();
+        }
+        ::setsid();
+        for (;;) ::pause();
+      }
+      case 21: {
+        const std::string nan_metrics =
+            "{\"category\": \"" + category + "\", \"status\": \"OK\", \"x\": NaN, \"y\": Infinity}";
+        forge_record('S', "0");
+        forge_record('M', nan_metrics);
+        forge_record('F',
+                     loupe::dump_python_json(fd::to_json(system_findings(category, "forged")), -1));
+        forge_record('Z', "");
+        ::_exit(0);
+      }
+      case 22: {
+        std::string big(64 * 1024, 'e');
+        ctx.report_error("\x1b]0;owned\x07\x1b[2J first error");
+        for (int i = 1; i < 1024; ++i) ctx.report_error(big);
+        return;
+      }
+      case 24: {
+        int made = 0;
+        if (const char* list = std::getenv("LOUPE_TEST_SABOTAGE"); list != nullptr) {
+          std::string paths(list);
+          std::size_t at = 0;
+          while (at <= paths.size()) {
+            const std::size_t end = std::min(paths.find(':', at), paths.size());
+            const std::string dir = paths.substr(at, end - at);
+            if (!dir.empty() && ::mkdir(dir.c_str(), 0755) == 0) {
+              ++made;
+              // A file inside, so the host cannot rename over it.
+              if (std::FILE* f = std::fopen((dir + "/keep").c_str(), "w")) std::fclose(f);
+            }
+            at = end + 1;
+          }
+        }
+        metrics["directories_made"] = made;
+        break;
+      }
+      case 25:
+        ::close(1);
+        ::close(2);
+        ::close(3);
+        for (;;) ::pause();
+      case 23: {
+        auto doc = compute_findings(category);
+        doc.recommendations[0].impact->mid = Json(9.1e12);
+        ctx.emit_metrics(compute_metrics(category));
+        ctx.emit_findings(doc);
+        return;
       }
       case 17: {
         auto doc = compute_findings(category);

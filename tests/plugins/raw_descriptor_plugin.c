@@ -3,17 +3,51 @@
  * 4 needs a newer host, 5 declares no category, 6 segfaults in the entry point, 7 segfaults in a
  * static constructor, 8 exports the entry symbol as data, 9 returns a garbage descriptor pointer,
  * 10 hangs in the entry point, 11 declares the category "../../ESCAPED", 12 writes a file from
- * its entry point (LOUPE_TEST_WRITE_PATH). */
+ * its entry point (LOUPE_TEST_WRITE_PATH), 13 forges the probe's record from a static constructor
+ * (a name with terminal escapes, 152 categories including "../../ESCAPED", a 100 KiB
+ * description) onto descriptor 3, where the host's pipe is, and exits, 14 has terminal escapes in
+ * its version and description. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "loupe/abi.h"
 
 #if LOUPE_RAW_VARIANT == 7
 __attribute__((constructor)) static void crash_on_load(void) { raise(SIGSEGV); }
+#endif
+
+#if LOUPE_RAW_VARIANT == 13
+static void forge_record(char tag, const char* payload, size_t size) {
+  char header[9];
+  uint64_t length = size;
+  header[0] = tag;
+  memcpy(header + 1, &length, sizeof(length));
+  (void)!write(3, header, sizeof(header));
+  (void)!write(3, payload, size);
+}
+
+__attribute__((constructor)) static void forge_probe(void) {
+  static char json[300000];
+  size_t at = 0;
+  at += (size_t)snprintf(json + at, sizeof(json) - at,
+                         "{\"name\": \"evil\\u001b[31m\", \"version\": \"1\", \"description\": \"");
+  for (int i = 0; i < 100 * 1024; ++i) json[at++] = 'x';
+  at += (size_t)snprintf(json + at, sizeof(json) - at,
+                         "\", \"tier\": 0, \"abi_major\": %d, \"abi_minor\": 0, "
+                         "\"required_host_minor\": 0, \"categories\": [\"../../ESCAPED\"",
+                         LOUPE_ABI_MAJOR);
+  for (int i = 0; i < 151; ++i)
+    at += (size_t)snprintf(json + at, sizeof(json) - at, ", \"c%d\"", i);
+  at += (size_t)snprintf(json + at, sizeof(json) - at,
+                         "], \"reads\": [], \"skills\": [], \"fallback\": false}");
+  forge_record('P', json, at);
+  forge_record('Z', "", 0);
+  _exit(0);
+}
 #endif
 
 static loupe_status analyze(const loupe_analyze_request* request) {
@@ -77,6 +111,10 @@ LOUPE_PLUGIN_EXPORT const loupe_plugin_descriptor* loupe_plugin_entry(const loup
   d.required_host_minor = LOUPE_ABI_MINOR + 7;
 #elif LOUPE_RAW_VARIANT == 5
   d.category_count = 0;
+#elif LOUPE_RAW_VARIANT == 14
+  d.name = "test_raw_escapes";
+  d.version = "1.0\x1b]0;pwned\x07";
+  d.description = "a description with \x1b[31mred\x1b[0m text and a bell \x07";
 #endif
   return &d;
 }

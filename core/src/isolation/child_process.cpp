@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,18 +16,21 @@
 #include <new>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "loupe/core/text_escape.hpp"
+#include "namespaces.hpp"
 
 namespace loupe::core::isolation {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::size_t kMaxCapturedOutput = 64 * 1024;
+// How long the host waits for a killed child to end, and keeps killing what it left.
+constexpr std::chrono::milliseconds kReapPatience{5000};
 
 class Fd {
  public:
@@ -72,27 +76,38 @@ void report_out_of_memory() {
   throw std::bad_alloc();
 }
 
-[[noreturn]] void child_main(const ChildOptions& options, const std::function<void(int)>& body,
-                             int wire_fd, int capture_fd) {
-  ::setpgid(0, 0);
-  // A crash ends the child with its signal, whatever handlers the host installed (a test
-  // framework's, a sanitizer's): the parent reports "crashed with signal N".
-  for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS}) {
+// Ends this process the way `status` (a wait status) says another one ended: the same exit
+// code, or the same signal.
+[[noreturn]] void end_like(int status) {
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
     ::signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    ::sigprocmask(SIG_UNBLOCK, &set, nullptr);
+    ::raise(sig);
+    ::_exit(128 + sig);
   }
-  // The child's stdout and stderr go to the capture pipe; stdin reads nothing.
-  if (const int null_fd = ::open("/dev/null", O_RDONLY); null_fd >= 0) {
-    ::dup2(null_fd, STDIN_FILENO);
-    ::close(null_fd);
-  }
-  ::dup2(capture_fd, STDOUT_FILENO);
-  ::dup2(capture_fd, STDERR_FILENO);
+  ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+[[noreturn]] void fail_start(int wire_fd, const std::string& why) {
+  write_record(wire_fd, WireTag::Error, "the sandbox could not be applied: " + why);
+  write_record(wire_fd, WireTag::End, {});
+  ::_exit(0);
+}
+
+// The process that runs the host's child code: sandboxed, every inherited descriptor but the
+// wire and stdio closed. `self` and `host` as install_syscall_filter takes them.
+[[noreturn]] void run_body(const ChildOptions& options, const std::function<void(int)>& body,
+                           int wire_fd, pid_t self, pid_t host) {
+  wire_fd = close_inherited_descriptors(wire_fd);
   g_wire_fd = wire_fd;
-  const std::string problems = apply_sandbox(options.limits);
-  if (!problems.empty() && options.limits.forbid_writes && landlock_abi() >= 1) {
-    write_record(wire_fd, WireTag::Error, "the sandbox could not be applied: " + problems);
-    write_record(wire_fd, WireTag::End, {});
-    ::_exit(0);
+  const std::string problems = apply_sandbox(options.limits, self, host);
+  // Fail closed: a layer the host believes in force that cannot be applied runs no plugin code.
+  if (!problems.empty()) {
+    fail_start(wire_fd, problems);
   }
   std::set_new_handler(&report_out_of_memory);
   try {
@@ -104,6 +119,75 @@ void report_out_of_memory() {
   ::_exit(0);
 }
 
+// With namespaces: this process (outside) enters new namespaces, forks the first process of the
+// PID namespace, which forks the one that runs the body. The first process reaps whatever the
+// body leaves and, when the body's process ends, exits, and the kernel kills everything left in
+// the namespace. Its status comes back here through a pipe and this process ends the same way.
+[[noreturn]] void run_namespaced(const ChildOptions& options, const std::function<void(int)>& body,
+                                 int wire_fd) {
+  if (const std::string why = enter_namespaces(); !why.empty()) fail_start(wire_fd, why);
+  int status_pipe[2];
+  if (::pipe2(status_pipe, O_CLOEXEC) != 0) fail_start(wire_fd, "no pipe");
+  const pid_t init = ::fork();
+  if (init < 0) fail_start(wire_fd, "cannot fork the namespace's first process");
+  if (init == 0) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // dies, with its namespace, if the parent does
+    ::close(status_pipe[0]);
+    const pid_t worker = ::fork();
+    if (worker < 0) fail_start(wire_fd, "cannot fork in the PID namespace");
+    if (worker == 0) {
+      ::close(status_pipe[1]);
+      run_body(options, body, wire_fd, 0, 0);
+    }
+    ::close(wire_fd);
+    int worker_status = 0;
+    for (;;) {
+      int status = 0;
+      const pid_t done = ::waitpid(-1, &status, __WALL);
+      if (done == worker) {
+        worker_status = status;
+        break;
+      }
+      if (done < 0 && errno != EINTR) break;
+    }
+    (void)!::write(status_pipe[1], &worker_status, sizeof(worker_status));
+    ::_exit(0);
+  }
+  ::close(status_pipe[1]);
+  ::close(wire_fd);
+  int ignored = 0;
+  while (::waitpid(init, &ignored, 0) < 0 && errno == EINTR) {
+  }
+  int worker_status = 0;
+  if (::read(status_pipe[0], &worker_status, sizeof(worker_status)) !=
+      static_cast<ssize_t>(sizeof(worker_status))) {
+    worker_status = SIGKILL;  // the namespace was killed from outside
+  }
+  end_like(worker_status);
+}
+
+[[noreturn]] void child_main(const ChildOptions& options, const std::function<void(int)>& body,
+                             int wire_fd, int capture_fd) {
+  ::setpgid(0, 0);
+  // A crash ends the child with its signal, whatever handlers the host installed (a test
+  // framework's, a sanitizer's): the parent reports "crashed with signal N".
+  for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU}) {
+    ::signal(sig, SIG_DFL);
+  }
+  // The child's stdout and stderr go to the capture pipe; stdin reads nothing.
+  if (const int null_fd = ::open("/dev/null", O_RDONLY); null_fd >= 0) {
+    ::dup2(null_fd, STDIN_FILENO);
+    ::close(null_fd);
+  }
+  ::dup2(capture_fd, STDOUT_FILENO);
+  ::dup2(capture_fd, STDERR_FILENO);
+  ::close(capture_fd);
+  const rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  if (options.namespaces) run_namespaced(options, body, wire_fd);
+  run_body(options, body, wire_fd, ::getpid(), ::getppid());
+}
+
 // This process adopts orphaned descendants of its children, so none can outlive a run.
 void become_subreaper() {
   static const bool done = [] {
@@ -113,31 +197,82 @@ void become_subreaper() {
   (void)done;
 }
 
-// Children of this process, from /proc/self/task/*/children.
-std::set<pid_t> current_children() {
+// Children of a process, from /proc/<pid>/task/*/children.
+std::set<pid_t> children_of(const std::string& pid) {
   std::set<pid_t> out;
   std::error_code ec;
-  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task", ec)) {
+  for (const auto& task : std::filesystem::directory_iterator("/proc/" + pid + "/task", ec)) {
     std::ifstream in(task.path() / "children");
-    pid_t pid = 0;
-    while (in >> pid) out.insert(pid);
+    pid_t child = 0;
+    while (in >> child) out.insert(child);
   }
   return out;
 }
 
-// Kills the child's process group and every descendant that re-parented to this process.
-void kill_leftovers(pid_t group, const std::set<pid_t>& before) {
+std::set<pid_t> current_children() { return children_of("self"); }
+
+// `root` and every process below it.
+std::set<pid_t> process_tree(pid_t root) {
+  std::set<pid_t> tree = {root};
+  std::vector<pid_t> pending = {root};
+  while (!pending.empty()) {
+    const pid_t pid = pending.back();
+    pending.pop_back();
+    for (const pid_t child : children_of(std::to_string(pid))) {
+      if (tree.insert(child).second) pending.push_back(child);
+    }
+  }
+  return tree;
+}
+
+// Kills every process below `pid` (which is already dead and reaped) and every process that
+// re-parented to this one since `before`: walks and kills until a walk finds none, whatever new
+// sessions, groups or forks they made. Gives up (and says so) after `patience`.
+void kill_leftovers(pid_t group, const std::set<pid_t>& before,
+                    std::chrono::milliseconds patience) {
   ::kill(-group, SIGKILL);
-  for (int round = 0; round < 64; ++round) {
-    bool any = false;
+  const auto give_up = Clock::now() + patience;
+  for (;;) {
+    std::set<pid_t> victims;
     for (const pid_t pid : current_children()) {
       if (before.count(pid) > 0) continue;
-      any = true;
-      ::kill(pid, SIGKILL);
-      int ignored = 0;
-      ::waitpid(pid, &ignored, 0);
+      const auto tree = process_tree(pid);
+      victims.insert(tree.begin(), tree.end());
     }
-    if (!any) break;
+    if (victims.empty()) return;
+    // Deepest first is not needed: a killed parent's children re-parent to this process and
+    // are found on the next walk.
+    for (const pid_t pid : victims) ::kill(pid, SIGKILL);
+    for (const pid_t pid : current_children()) {
+      if (before.count(pid) > 0) continue;
+      int ignored = 0;
+      ::waitpid(pid, &ignored, WNOHANG | __WALL);
+    }
+    if (Clock::now() >= give_up) {
+      spdlog::warn("plugin processes still alive {} ms after the plugin's end; left running",
+                   patience.count());
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+// Waits for `pid` until `deadline`; false when it has not ended by then.
+// Waits on the pidfd when there is one, else polls.
+bool wait_until(pid_t pid, int pidfd, int& status, Clock::time_point deadline) {
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG | __WALL);
+    if (done == pid) return true;
+    if (done < 0 && errno != EINTR) return false;
+    const auto now = Clock::now();
+    if (now >= deadline) return false;
+    if (pidfd >= 0) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
+      pollfd pfd{pidfd, POLLIN, 0};
+      ::poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count() + 1, 1000)));
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
   }
 }
 
@@ -161,7 +296,12 @@ std::string ChildReport::failure(const ChildOptions& options) const {
     case ChildEnd::CouldNotStart:
       return "could not be started: " + start_error;
     case ChildEnd::TimedOut:
-      return fmt::format("timed out after {:.1f} s and was killed",
+      if (wire_overflow) {
+        return fmt::format("sent more than {} MiB of records and was killed",
+                           options.max_wire_bytes >> 20);
+      }
+      return fmt::format("timed out after {:.1f} s and was killed (its limit: {:.1f} s)",
+                         timed_out_ms / 1000.0,
                          static_cast<double>(options.timeout.count()) / 1000.0);
     case ChildEnd::CpuLimit:
       return fmt::format("exceeded its CPU-time limit of {} s and was killed",
@@ -216,6 +356,7 @@ ChildReport run_in_child(const ChildOptions& options, const std::function<void(i
   bool capture_open = true;
   bool exited = false;
   bool timed_out = false;
+  std::uint64_t wire_bytes = 0;
   char buffer[65536];
   auto drain = [&](pollfd& pfd, bool& open, bool is_wire) {
     if ((pfd.revents & (POLLIN | POLLHUP | POLLERR)) == 0) return;
@@ -227,6 +368,12 @@ ChildReport run_in_child(const ChildOptions& options, const std::function<void(i
     }
     if (!is_wire) {
       append_captured(report.captured_output, buffer, static_cast<std::size_t>(n));
+      return;
+    }
+    wire_bytes += static_cast<std::uint64_t>(n);
+    if (wire_bytes > options.max_wire_bytes) {
+      report.wire_overflow = true;
+      open = false;
       return;
     }
     reader.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
@@ -243,7 +390,7 @@ ChildReport run_in_child(const ChildOptions& options, const std::function<void(i
   };
   while (wire_open || capture_open) {
     const auto now = Clock::now();
-    if (now >= deadline) {
+    if (now >= deadline || report.wire_overflow) {
       timed_out = true;
       break;
     }
@@ -269,11 +416,25 @@ ChildReport run_in_child(const ChildOptions& options, const std::function<void(i
     drain(fds[1], capture_open, false);
     if (fds[2].fd >= 0 && (fds[2].revents & POLLIN) != 0) exited = true;
   }
-  if (timed_out) ::kill(-pid, SIGKILL);
+  // A child that closed its pipes may still run: it has until the deadline like any other.
   int wait_status = 0;
-  while (::waitpid(pid, &wait_status, 0) < 0 && errno == EINTR) {
+  bool reaped = !timed_out && wait_until(pid, pidfd.get(), wait_status, deadline);
+  if (!reaped && !timed_out) timed_out = true;
+  if (timed_out) {
+    report.timed_out_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    ::kill(pid, SIGKILL);
+    ::kill(-pid, SIGKILL);
   }
-  kill_leftovers(pid, before);
+  // A killed child is waited for with a deadline too (a process stuck in the kernel must not
+  // stall the host); then everything it left is killed.
+  if (!reaped && !wait_until(pid, pidfd.get(), wait_status, Clock::now() + kReapPatience)) {
+    ::kill(pid, SIGKILL);
+    if (!wait_until(pid, pidfd.get(), wait_status, Clock::now() + kReapPatience)) {
+      spdlog::warn("a plugin child (pid {}) did not end after SIGKILL; left behind", pid);
+      wait_status = SIGKILL;
+    }
+  }
+  kill_leftovers(pid, before, kReapPatience);
   report.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
   report.wire_complete = reader.ended() && !reader.malformed();
   if (timed_out) {

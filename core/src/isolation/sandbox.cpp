@@ -2,18 +2,24 @@
 
 #include "syscall_filter.hpp"
 
+#include <linux/capability.h>
 #include <linux/landlock.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+
+#include "namespaces.hpp"
 
 namespace loupe::core::isolation {
 
@@ -94,14 +100,48 @@ bool set_limit(int resource, rlim_t value) {
 
 }  // namespace
 
-int landlock_abi() {
-  static const int abi = [] {
-    const char* off = std::getenv("LOUPE_NO_LANDLOCK");
-    if (off != nullptr && std::string_view(off) == "1") return 0;
-    return query_landlock_abi();
-  }();
-  return abi;
+// The level the test switch asks for (sandbox.hpp).
+enum class ForcedLevel { None, NoNamespaces, Landlock2, NoLandlock };
+
+ForcedLevel forced_level() {
+  const char* old = std::getenv("LOUPE_NO_LANDLOCK");
+  if (old != nullptr && std::string_view(old) == "1") return ForcedLevel::NoLandlock;
+  const char* level = std::getenv("LOUPE_TEST_SANDBOX_LEVEL");
+  if (level == nullptr) return ForcedLevel::None;
+  const std::string_view v(level);
+  if (v == "no-namespaces") return ForcedLevel::NoNamespaces;
+  if (v == "landlock-2") return ForcedLevel::Landlock2;
+  if (v == "no-landlock") return ForcedLevel::NoLandlock;
+  return ForcedLevel::None;
 }
+
+const Protections& protections() {
+  static const Protections p = [] {
+    Protections out;
+    const ForcedLevel level = forced_level();
+    out.namespaces = level == ForcedLevel::None && namespaces_supported();
+    const int abi = query_landlock_abi();
+    out.landlock_abi = level == ForcedLevel::NoLandlock  ? 0
+                       : level == ForcedLevel::Landlock2 ? std::min(abi, 2)
+                                                         : abi;
+    const char* off = std::getenv("LOUPE_NO_SYSCALL_FILTER");
+    out.seccomp = syscall_filter_supported() && !(off != nullptr && *off == '1');
+    return out;
+  }();
+  return p;
+}
+
+std::string describe(const Protections& p) {
+  std::string out = p.namespaces ? "namespaces (user, PID, IPC, network)" : "no namespaces";
+  out += p.landlock_abi > 0 ? ", Landlock ABI " + std::to_string(p.landlock_abi) : ", no Landlock";
+  out += p.seccomp ? ", seccomp" : ", no seccomp";
+  out += ", no capabilities";
+  return out;
+}
+
+int landlock_abi() { return protections().landlock_abi; }
+
+bool writes_only_detected() { return landlock_abi() < 3 || !protections().seccomp; }
 
 bool memory_limit_supported() {
 #if defined(__SANITIZE_ADDRESS__)
@@ -117,7 +157,37 @@ bool memory_limit_supported() {
 #endif
 }
 
-std::string apply_sandbox(const SandboxLimits& limits) noexcept {
+namespace {
+
+// Drops every capability from the bounding, ambient, effective, permitted and inheritable
+// sets (in the initial user namespace when run as root; in the child's own otherwise).
+std::string drop_capabilities() {
+  for (int cap = 0; cap <= 63; ++cap) ::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+  ::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+  __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capset, &header, data) != 0) {
+    return std::string("capset: ") + std::strerror(errno) + "; ";
+  }
+  return {};
+}
+
+}  // namespace
+
+int close_inherited_descriptors(int keep) noexcept {
+  constexpr int kKept = 3;
+  if (keep != kKept) {
+    if (::dup2(keep, kKept) < 0) return keep;
+    keep = kKept;
+  }
+  if (::syscall(SYS_close_range, kKept + 1, ~0U, 0) != 0) {
+    const long most = std::min<long>(::sysconf(_SC_OPEN_MAX), 1 << 16);
+    for (int fd = kKept + 1; fd < most; ++fd) ::close(fd);
+  }
+  return keep;
+}
+
+std::string apply_sandbox(const SandboxLimits& limits, pid_t self, pid_t host) noexcept {
   std::string problems;
   set_limit(RLIMIT_CORE, 0);  // a crashing plugin leaves no core file behind
   if (limits.memory_mb > 0 && memory_limit_supported()) {
@@ -131,8 +201,9 @@ std::string apply_sandbox(const SandboxLimits& limits) noexcept {
                      static_cast<rlim_t>(limits.cpu_seconds + 1)};
     if (::setrlimit(RLIMIT_CPU, &cpu) != 0) problems += "cannot set the CPU limit; ";
   }
-  ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-  problems += install_syscall_filter();
+  problems += drop_capabilities();
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) problems += "no-new-privileges; ";
+  if (protections().seccomp) problems += install_syscall_filter(self, host);
   if (limits.forbid_writes) {
     const int abi = landlock_abi();
     if (abi >= 1) {

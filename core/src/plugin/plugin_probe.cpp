@@ -1,10 +1,12 @@
 #include "plugin_probe.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <rapidjson/document.h>
 
 #include "../isolation/child_process.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/json_value.hpp"
 #include "plugin_library.hpp"
 
@@ -103,6 +105,30 @@ std::optional<PluginInfo> decode_info(std::string_view text) {
   return info;
 }
 
+// The description a probe child handed back, checked again by the host (a plugin's constructor
+// can write a forged record onto the pipe): the same rules as check_descriptor. Returns "" or
+// what is wrong.
+std::string recheck_info(const PluginInfo& info) {
+  auto names_ok = [](const std::vector<std::string>& names) {
+    if (names.size() > kMaxCategories) return false;
+    return std::all_of(names.begin(), names.end(), [](const std::string& n) {
+      return n.size() <= kMaxNameLength && is_safe_name(n);
+    });
+  };
+  if (info.name.size() > kMaxNameLength || !is_safe_name(info.name)) return "an invalid name";
+  if (info.version.size() > kMaxVersionLength) return "a version that is too long";
+  if (info.description.size() > kMaxDescriptionLength) return "a description that is too long";
+  if (info.abi_major != LOUPE_ABI_MAJOR || info.required_host_minor > LOUPE_ABI_MINOR) {
+    return "an ABI this host does not provide";
+  }
+  if (info.tier != Tier::System && info.tier != Tier::Compute) return "an unknown tier";
+  if (info.categories.empty() || !names_ok(info.categories) || !names_ok(info.reads) ||
+      !names_ok(info.skills)) {
+    return "invalid or too many category, reads or skill names";
+  }
+  return {};
+}
+
 // In a child: open, read, check; hand back the info or the reason.
 void probe_in_child(const std::filesystem::path& path, int wire_fd) {
   PluginLibrary library;
@@ -189,14 +215,34 @@ ProbeOutcome probe_plugin(const std::filesystem::path& path, bool isolate,
     outcome.reason = "the plugin " + why + " while being loaded";
     return outcome;
   }
+  std::size_t descriptions = 0;
   for (const auto& record : report.records) {
     if (record.tag == isolation::WireTag::Error) {
-      outcome.reason = record.payload;
+      outcome.reason = replace_invalid_utf8(record.payload.substr(0, 4096));
+      outcome.info.reset();
       return outcome;
     }
-    if (record.tag == isolation::WireTag::PluginInfo) outcome.info = decode_info(record.payload);
+    if (record.tag == isolation::WireTag::PluginInfo) {
+      ++descriptions;
+      outcome.info = decode_info(record.payload);
+    }
   }
-  if (!outcome.info) outcome.reason = "the probe handed back no usable description";
+  if (descriptions > 1) {
+    outcome.info.reset();
+    outcome.reason = "the probe handed back more than one description (forged records)";
+    return outcome;
+  }
+  if (!outcome.info) {
+    outcome.reason = "the probe handed back no usable description";
+    return outcome;
+  }
+  if (const std::string why = recheck_info(*outcome.info); !why.empty()) {
+    outcome.info.reset();
+    outcome.reason = "the probe handed back a description with " + why + " (forged records)";
+    return outcome;
+  }
+  outcome.info->version = replace_invalid_utf8(outcome.info->version);
+  outcome.info->description = replace_invalid_utf8(outcome.info->description);
   return outcome;
 }
 

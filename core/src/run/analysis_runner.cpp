@@ -63,6 +63,7 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
     report.report_files.emplace_back(kPriorityDataFile);
   } catch (const std::exception& e) {
     spdlog::error("{} could not be written: {}", kPriorityDataFile, e.what());
+    report.unwritten.push_back(std::string(kPriorityDataFile) + ": " + e.what());
   }
 }
 
@@ -84,12 +85,14 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
     report.report_files.emplace_back(kRunFindingsFile);
   } catch (const std::exception& e) {
     spdlog::error("{} could not be written: {}", kRunFindingsFile, e.what());
+    report.unwritten.push_back(std::string(kRunFindingsFile) + ": " + e.what());
   }
 }
 
 }  // namespace
 
 bool AnalyzeReport::any_error() const {
+  if (!unwritten.empty()) return true;
   for (const auto& p : plugins) {
     for (const auto& c : p.categories) {
       if (c.status == findings::Status::Error) return true;
@@ -267,8 +270,13 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
       CategoryOutcome done = finalize_category(model, *run.plugin, category, result, finalize);
       done.wall_ms = result.wall_ms;
       done.routed_by = planned.routed_by;
+      done.truncated = result.truncated;
+      if (!done.truncated.empty()) {
+        spdlog::warn("{}: {}: output cut: {}", run.plugin->name, category, done.truncated);
+      }
       if (done.status == findings::Status::Error) {
-        spdlog::error("{}: {} ended in ERROR: {}", run.plugin->name, category, done.message);
+        spdlog::error("{}: {} ended in ERROR: {}", run.plugin->name, category,
+                      escape_for_terminal(done.message));
       } else {
         spdlog::info("{}: {} {} in {:.1f} ms", run.plugin->name, category,
                      findings::to_string(done.status), done.wall_ms);
@@ -280,7 +288,14 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   write_priority_data(model, report, options.output_dir);
   write_run_findings(model, report, options.output_dir, options.compat, options.run_graph.get());
   write_run_report(model, report, options.output_dir, options.compat);
-  write_run_record(options.output_dir, model, report, options);
+  // A plugin may have made part of -o unwritable (where the sandbox only detects changes): the
+  // host still writes what it can and says what it could not.
+  try {
+    write_run_record(options.output_dir, model, report, options);
+  } catch (const std::exception& e) {
+    spdlog::error("loupe_run.json could not be written: {}", e.what());
+    report.unwritten.push_back(std::string("loupe_run.json: ") + e.what());
+  }
   return report;
 }
 

@@ -1,5 +1,8 @@
 #include "loupe/core/category_finalizer.hpp"
 
+#include <cmath>
+
+#include <fmt/format.h>
 #include <rapidjson/document.h>
 
 #include "findings_header.hpp"
@@ -81,6 +84,32 @@ ValidationResult validate_rendered(const std::string& markdown, const FinalizeOp
                                 findings::to_string(style), options.scope, mode);
 }
 
+// A card's impact is a share of the end-to-end time, in percent: each of low, mid and high that
+// is a number must be finite and within [0, 100] (docs/plugin-abi.md, "Limits"). Not checked
+// in --compat tracelens runs, whose documents repeat TraceLens's numbers as they are.
+std::string impact_problem(const rapidjson::Value& findings_doc) {
+  const auto cards = findings_doc.FindMember("recommendations");
+  if (cards == findings_doc.MemberEnd() || !cards->value.IsArray()) return {};
+  std::size_t index = 0;
+  for (const auto& card : cards->value.GetArray()) {
+    ++index;
+    if (!card.IsObject()) continue;
+    const auto impact = card.FindMember("impact");
+    if (impact == card.MemberEnd() || !impact->value.IsObject()) continue;
+    for (const char* key : {"low", "mid", "high"}) {
+      const auto it = impact->value.FindMember(key);
+      if (it == impact->value.MemberEnd() || !it->value.IsNumber()) continue;
+      const double v = it->value.GetDouble();
+      if (!std::isfinite(v) || v < 0.0 || v > 100.0) {
+        return "card " + std::to_string(index) + " claims an impact (" + key + ") of " +
+               (std::isfinite(v) ? fmt::format("{}", v) : std::string("a non-finite number")) +
+               " % of the end-to-end time; an impact is a share between 0 and 100 %";
+      }
+    }
+  }
+  return {};
+}
+
 std::size_t count_cards(const rapidjson::Value& findings_doc) {
   const auto it = findings_doc.FindMember("recommendations");
   return it != findings_doc.MemberEnd() && it->value.IsArray() ? it->value.Size() : 0;
@@ -134,6 +163,11 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
       failure = "plugin '" + plugin.name + "': " + header_problem;
     } else if (std::string bad = metrics_category_problem(*metrics, category); !bad.empty()) {
       failure = "plugin '" + plugin.name + "': " + bad;
+    } else if (std::string claim = options.compat == Compat::TraceLens
+                                       ? std::string()
+                                       : impact_problem(*findings_doc);
+               !claim.empty()) {
+      failure = "plugin '" + plugin.name + "': " + claim;
     }
   }
   if (header_problem.empty()) style = header.style;

@@ -1,15 +1,18 @@
 #include "loupe/core/plugin_executor.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
 #include <fmt/format.h>
 
+#include "../abi/document_checks.hpp"
 #include "../isolation/child_process.hpp"
 #include "../isolation/directory_snapshot.hpp"
 #include "../plugin/plugin_library.hpp"
 #include "../plugin/plugin_probe.hpp"
+#include "loupe/core/text_escape.hpp"
 
 namespace loupe::core {
 
@@ -17,6 +20,91 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using isolation::WireTag;
+
+// What the host keeps of what one child hands back (docs/plugin-abi.md, "Limits"). Everything
+// past these is dropped and the drop recorded in loupe_run.json ("truncated").
+constexpr std::size_t kMaxErrorMessages = 16;
+constexpr std::size_t kMaxErrorMessageBytes = 2048;
+constexpr std::size_t kMaxLogLines = 2000;
+constexpr std::size_t kMaxLogBytes = std::size_t{1} << 20;
+// All records of one child together; a child that sends more is killed.
+constexpr std::uint64_t kMaxWireBytes =
+    std::uint64_t{kMaxMetricsBytes} + kMaxFindingsBytes + (std::uint64_t{16} << 20);
+
+// A status record: the decimal text of a loupe_status, nothing else.
+bool parse_status(const std::string& text, loupe_status& out) {
+  int value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return false;
+  if (value < -1000 || value > 1000) return false;
+  out = static_cast<loupe_status>(value);
+  return true;
+}
+
+// Cuts `text` to at most `limit` bytes at a UTF-8 boundary, marking the cut.
+std::string cut_message(const std::string& text, std::size_t limit) {
+  std::string out = replace_invalid_utf8(text);
+  if (out.size() <= limit) return out;
+  std::size_t at = limit;
+  while (at > 0 && (static_cast<unsigned char>(out[at]) & 0xC0) == 0x80) --at;
+  out.resize(at);
+  return out + " [cut]";
+}
+
+// Turns the records a child handed back into the result, checking each as if nothing had
+// checked it in the child (a plugin can write forged records onto its pipe): one status, at most
+// one document of each kind, each passing the emit-time checks again, error messages capped.
+// Returns "" or why the records cannot be believed.
+std::string read_back(const std::vector<isolation::WireRecord>& records, bool compat,
+                      ExecutionResult& result, std::vector<std::string>& truncated,
+                      bool& has_status) {
+  std::size_t dropped_errors = 0;
+  std::size_t cut_errors = 0;
+  for (const auto& record : records) {
+    switch (record.tag) {
+      case WireTag::Status:
+        if (has_status) return "handed back two status records";
+        if (!parse_status(record.payload, result.status)) {
+          return "handed back a malformed status record";
+        }
+        has_status = true;
+        break;
+      case WireTag::Metrics:
+      case WireTag::Findings: {
+        const bool metrics = record.tag == WireTag::Metrics;
+        auto& slot = metrics ? result.output.metrics_json : result.output.findings_json;
+        if (slot) {
+          return std::string("handed back two ") + (metrics ? "metrics" : "findings") +
+                 " documents";
+        }
+        const std::string why = check_emitted_document(
+            record.payload, metrics ? EmittedDocument::Metrics : EmittedDocument::Findings, compat);
+        if (!why.empty()) return "handed back a document the host refuses: " + why;
+        slot = record.payload;
+        break;
+      }
+      case WireTag::Error:
+        if (result.output.errors.size() >= kMaxErrorMessages) {
+          ++dropped_errors;
+          break;
+        }
+        if (record.payload.size() > kMaxErrorMessageBytes) ++cut_errors;
+        result.output.errors.push_back(cut_message(record.payload, kMaxErrorMessageBytes));
+        break;
+      default:
+        break;  // a probe record in an analysis child means nothing: ignored
+    }
+  }
+  if (dropped_errors > 0) {
+    truncated.push_back(fmt::format("{} error messages dropped (at most {} are kept)",
+                                    dropped_errors, kMaxErrorMessages));
+  }
+  if (cut_errors > 0) {
+    truncated.push_back(
+        fmt::format("{} error messages cut at {} bytes", cut_errors, kMaxErrorMessageBytes));
+  }
+  return {};
+}
 
 double elapsed_ms(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -68,6 +156,17 @@ void analyze_in_child(const Model& model, const ExecutionRequest& request, int w
 
 }  // namespace
 
+SandboxProtections sandbox_protections() {
+  const auto& p = isolation::protections();
+  SandboxProtections out;
+  out.namespaces = p.namespaces;
+  out.landlock_abi = p.landlock_abi;
+  out.seccomp = p.seccomp;
+  out.writes_only_detected = isolation::writes_only_detected();
+  out.summary = isolation::describe(p);
+  return out;
+}
+
 ExecutionResult execute_in_process(const Model& model, const ExecutionRequest& request) {
   const auto start = Clock::now();
   ExecutionResult result;
@@ -88,22 +187,46 @@ ExecutionResult execute_isolated(const Model& model, const ExecutionRequest& req
   ExecutionResult result;
   isolation::ChildOptions options;
   options.timeout = limits.timeout;
+  options.max_wire_bytes = kMaxWireBytes;
   options.limits.memory_mb = limits.memory_mb;
   options.limits.cpu_seconds =
       static_cast<std::uint64_t>(std::ceil(static_cast<double>(limits.timeout.count()) / 1000.0));
-  const bool compare_dirs = isolation::landlock_abi() < 1 && !limits.protected_dirs.empty();
+  const bool compare_dirs = isolation::writes_only_detected() && !limits.protected_dirs.empty();
   isolation::DirectorySnapshot before;
   if (compare_dirs) before = isolation::DirectorySnapshot::take(limits.protected_dirs);
 
   const std::string& name = request.plugin->name;
+  std::size_t log_lines = 0;
+  std::size_t log_bytes = 0;
+  std::size_t dropped_lines = 0;
   const auto report = isolation::run_in_child(
       options, [&](int wire_fd) { analyze_in_child(model, request, wire_fd); },
       [&](const isolation::WireRecord& record) {
         if (record.payload.empty()) return;
-        log_plugin_line(name, record.payload[0] - '0', std::string_view(record.payload).substr(1));
+        if (log_lines >= kMaxLogLines || log_bytes + record.payload.size() > kMaxLogBytes) {
+          ++dropped_lines;
+          return;
+        }
+        ++log_lines;
+        log_bytes += record.payload.size();
+        const int level = std::clamp(record.payload[0] - '0', 0, 3);
+        log_plugin_line(name, level, std::string_view(record.payload).substr(1));
       });
   isolation::log_captured_output(name, report.captured_output);
   result.wall_ms = report.wall_ms;
+  std::vector<std::string> truncated;
+  if (dropped_lines > 0) {
+    truncated.push_back(fmt::format("{} log lines dropped (at most {} lines, {} KiB are shown)",
+                                    dropped_lines, kMaxLogLines, kMaxLogBytes / 1024));
+  }
+  if (report.captured_output.size() >= isolation::kMaxCapturedOutput) {
+    truncated.push_back(fmt::format("standard output and error cut at {} KiB",
+                                    isolation::kMaxCapturedOutput / 1024));
+  }
+  auto finish = [&]() -> ExecutionResult& {
+    for (const auto& t : truncated) result.truncated += (result.truncated.empty() ? "" : "; ") + t;
+    return result;
+  };
 
   if (compare_dirs) {
     const auto changes =
@@ -113,32 +236,20 @@ ExecutionResult execute_isolated(const Model& model, const ExecutionRequest& req
       for (const auto& c : changes) list += (list.empty() ? "" : ", ") + c;
       result.failure = "changed files it may not write (" + list +
                        "); plugins hand their outputs to the host and write nothing themselves";
-      return result;
+      return finish();
     }
   }
   if (std::string why = report.failure(options); !why.empty()) {
     result.failure = std::move(why);
-    return result;
+    return finish();
   }
   bool has_status = false;
-  for (const auto& record : report.records) {
-    switch (record.tag) {
-      case WireTag::Status:
-        has_status = true;
-        result.status = static_cast<loupe_status>(std::atoi(record.payload.c_str()));
-        break;
-      case WireTag::Metrics:
-        result.output.metrics_json = record.payload;
-        break;
-      case WireTag::Findings:
-        result.output.findings_json = record.payload;
-        break;
-      case WireTag::Error:
-        result.output.errors.push_back(record.payload);
-        break;
-      default:
-        break;
-    }
+  if (std::string why = read_back(report.records, request.compat == LOUPE_COMPAT_TRACELENS, result,
+                                  truncated, has_status);
+      !why.empty()) {
+    result.output = RunOutput{};
+    result.failure = std::move(why);
+    return finish();
   }
   const bool limited = limits.memory_mb > 0 && isolation::memory_limit_supported();
   const bool bad_alloc =
@@ -153,7 +264,7 @@ ExecutionResult execute_isolated(const Model& model, const ExecutionRequest& req
   if (!has_status && result.output.errors.empty()) {
     result.failure = "ended without handing back complete output";
   }
-  return result;
+  return finish();
 }
 
 }  // namespace loupe::core

@@ -1,6 +1,7 @@
 #include "loupe/core/run_record.hpp"
 
 #include "loupe/core/atomic_file.hpp"
+#include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/json_value.hpp"
@@ -31,6 +32,16 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   j["workload"] = to_string(report.workload);
   if (!report.workload_evidence.empty()) j["workload_evidence"] = report.workload_evidence;
   j["isolated"] = options.isolate;
+  if (options.isolate) {
+    const SandboxProtections sandbox = sandbox_protections();
+    Json sj = Json::object();
+    sj["namespaces"] = sandbox.namespaces;
+    sj["landlock_abi"] = static_cast<std::int64_t>(sandbox.landlock_abi);
+    sj["seccomp"] = sandbox.seccomp;
+    sj["capabilities"] = "none";
+    sj["writes_only_detected"] = sandbox.writes_only_detected;
+    j["sandbox"] = std::move(sj);
+  }
   Json plugins = Json::array();
   for (const auto& outcome : report.plugins) {
     const auto& p = *outcome.plugin;
@@ -47,6 +58,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
       cj["routed_by"] = to_string(c.routed_by);
       cj["status"] = findings::to_string(c.status);
       if (!c.message.empty()) cj["message"] = c.message;
+      if (!c.truncated.empty()) cj["truncated"] = c.truncated;
       cj["metrics"] = c.metrics_path;
       cj["findings"] = c.findings_path;
       if (c.status != findings::Status::Error)

@@ -40,6 +40,7 @@ struct CategoryOutcome {
   RouteReason routed_by = RouteReason::Category;
   findings::Status status = findings::Status::Error;
   std::string message;             // why, for ERROR / NO_DATA
+  std::string truncated;           // what of the plugin's output the host dropped or cut, or ""
   std::string metrics_path;        // relative to the output directory
   std::string findings_path;       // relative to the output directory
   std::size_t findings_count = 0;  // cards in the findings file (OK with 0: nothing to fix)
@@ -63,6 +64,9 @@ struct AnalyzeReport {
   std::vector<std::string> report_files;  // run-level outputs (priority_data.json, ...), relative
   Json priority_data;                     // what priority_data.json holds
   Json run_findings;                      // what findings.json holds (ranked findings)
+  // Run-level outputs that could not be written ("file: why"), e.g. when a plugin made part of -o
+  // unwritable where the sandbox only detects changes.
+  std::vector<std::string> unwritten;
   bool any_error() const;
 };
 

@@ -34,8 +34,20 @@ struct ExecutionResult {
   loupe_status status = LOUPE_ERROR;  // what analyze() returned
   RunOutput output;                   // what it emitted
   std::string failure;                // crash, timeout, limit, tampering or protocol problem
+  std::string truncated;              // what of its output the host dropped or cut, or ""
   double wall_ms = 0.0;
 };
+
+// The protections a plugin child runs under on this machine (docs/reliability.md, "Kernel
+// matrix"), for loupe_run.json and `loupe plugins`.
+struct SandboxProtections {
+  bool namespaces = false;  // new user, PID, IPC and network namespaces
+  int landlock_abi = 0;     // 0: none
+  bool seccomp = false;
+  bool writes_only_detected = false;  // changes are found by comparing directories afterwards
+  std::string summary;                // one line for people
+};
+SandboxProtections sandbox_protections();
 
 // Calls analyze() in this process. A crash takes the host down: for debugging only.
 ExecutionResult execute_in_process(const Model& model, const ExecutionRequest& request);
