@@ -286,3 +286,61 @@ TEST_CASE("gated activations: silu_and_mul and gelu_and_mul", "[perf_model][serv
   CHECK(rf.bytes->to_double() == 2.0 * 4 * 256 * 4 + 4 * 256 * 2);
   CHECK(rf.compute_spec == "vector_fp32");
 }
+
+// RMSNorm kernels: aten RMSNorm's formulas (flops rows*(2N+2) + 2n, bytes 2n*bpe + N*bpe)
+// on each layout, plus the fused work; numbers computed by hand.
+TEST_CASE("serving RMSNorms: plain, with residual add, with FP8 group quant, with MXFP4",
+          "[perf_model][serving]") {
+  // 64 rows of 4096 bf16: n = 262144, rows = 64.
+  const double n = 64.0 * 4096;
+  const double base_flops = 64.0 * (2 * 4096 + 2) + 2 * n;  // 1048704 + ... as a float
+  perf::OpArgs plain = args_of("[[64,4096],[4096],[]]", R"(["c10::BFloat16","c10::BFloat16",""])");
+  plain.input_strides = parse_json_text("[[4096,1],[1],[]]");
+  const auto r = perf::evaluate("aiter::rms_norm", plain, perf::Direction::kForward);
+  REQUIRE(r.ok());
+  CHECK_FALSE(r.flops.is_int);  // rows = n / N is a true division in TraceLens
+  CHECK(r.flops.to_double() == base_flops);
+  CHECK(r.bytes->to_double() == 2 * n * 2 + 4096 * 2);
+  CHECK(r.compute_spec == "vector_bf16");
+  CHECK(model_param(r, "num_channels") == "4096");
+  CHECK(perf::find_model("aiter::rms_norm")->category == "RMSNorm");
+  CHECK(perf::find_model("aiter::rms_norm")->sheet_family == "RMSNorm");
+
+  // (out, x, residual_in, residual_out, weight, eps): + n flops, residual read and written.
+  perf::OpArgs add = args_of("[[64,4096],[64,4096],[64,4096],[64,4096],[4096],[]]",
+                             R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16",
+                                 "c10::BFloat16","c10::BFloat16","Scalar"])");
+  add.input_strides = parse_json_text("[[4096,1],[4096,1],[4096,1],[4096,1],[1],[]]");
+  const auto ra =
+      perf::evaluate("aiter::rmsnorm2d_fwd_with_add_ck", add, perf::Direction::kForward);
+  REQUIRE(ra.ok());
+  CHECK(ra.flops.to_double() == n + base_flops);
+  CHECK(ra.bytes->to_double() == 2 * n * 2 + 4096 * 2 + 2 * n * 2);
+
+  // vLLM (x, residual, weight, eps, group_size=128): + 3n flops; x, residual and weight read,
+  // FP8 output (1 byte), residual written, one fp32 scale per group of 128 per row.
+  perf::OpArgs quant = args_of("[[64,4096],[64,4096],[4096],[],[]]",
+                               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar",
+                                   "Scalar"])");
+  quant.input_strides = parse_json_text("[[4096,1],[4096,1],[1],[],[]]");
+  quant.concrete_inputs = parse_json_text(R"(["","","","1e-06","128"])");
+  const auto rq = perf::evaluate("vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant", quant,
+                                 perf::Direction::kForward);
+  REQUIRE(rq.ok());
+  CHECK(rq.flops.to_double() == base_flops + 3 * n);
+  CHECK(rq.bytes->to_double() == n * 2 + n * 2 + 4096 * 2 + n + n * 2 + 64 * 32 * 4);
+  // Without its group size the vLLM kernel cannot be modeled (TraceLens fails likewise).
+  quant.concrete_inputs = parse_json_text(R"(["","","","1e-06",""])");
+  CHECK(perf::evaluate("vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant", quant,
+                       perf::Direction::kForward)
+            .error == perf::ModelError::kFailed);
+
+  // MXFP4 output: half a byte per element plus one scale byte per 32 (a float total).
+  perf::OpArgs fp4 = args_of("[[64,4096],[4096],[]]", R"(["c10::BFloat16","c10::BFloat16",""])");
+  fp4.input_strides = parse_json_text("[[4096,1],[1],[]]");
+  const auto r4 = perf::evaluate("aiter::_fuse_rmsnorm_fp4_quant", fp4, perf::Direction::kForward);
+  REQUIRE(r4.ok());
+  CHECK(r4.flops.to_double() == base_flops + 2 * n);
+  CHECK_FALSE(r4.bytes->is_int);
+  CHECK(r4.bytes->to_double() == n * 2 + 4096 * 2 + n * 0.5 + n / 32);
+}

@@ -91,6 +91,8 @@ FamilyOutput gemm_extension_model(ModelClass model, std::string_view name, const
                                   Direction direction);
 FamilyOutput gated_activation_model(ModelClass model, std::string_view name, const OpArgs& args,
                                     Direction direction);
+FamilyOutput rmsnorm_extension_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                     Direction direction);
 FamilyOutput conv_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction);
 FamilyOutput sdpa_model(ModelClass model, std::string_view name, const OpArgs& args,

@@ -2,6 +2,7 @@
 // §3.9.2): exact op name -> model class with its category, backward category and report sheet
 // family, plus the category-only names. Adding an op family = one row in kModelRows.
 #include <algorithm>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <unordered_map>
@@ -241,15 +242,22 @@ const std::vector<Row>& model_rows() {
     }
     add("aiter::gelu_and_mul", with(kUnary, MC::kGatedGelu));
     add("aiter::gelu_tanh_and_mul", with(kUnary, MC::kGatedGeluTanh));
-    for (const char* n :
-         {"aiter::fused_add_rmsnorm_pad_", "aiter::rms_norm", "aiter::rmsnorm",
-          "aiter::rmsnorm2d_fwd_ck", "aiter::rmsnorm2d_fwd_with_add_ck", "aiter::add_rmsnorm",
-          "aiter::rmsnorm2d_fwd_with_dynamicquant_ck", "vllm::rocm_aiter_rmsnorm_fp8_group_quant",
-          "vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant",
-          "vllm::rocm_aiter_triton_add_rmsnorm_pad",
-          "sglang_profiler::fused_mxfp4_quant_fused_rms_mxfp4_quant",
-          "aiter::_fuse_rmsnorm_fp4_quant", "aiter::rmsnorm_quant"}) {
-      add(n, rmsnorm);
+    // Serving-engine RMSNorms: each name with its kernel's layout (TraceLens's order).
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"aiter::fused_add_rmsnorm_pad_", MC::kRmsNormAddPad},
+             {"aiter::rms_norm", MC::kRmsNormAiterX0},
+             {"aiter::rmsnorm", MC::kRmsNormAiterX1},
+             {"aiter::rmsnorm2d_fwd_ck", MC::kRmsNormAiterX0},
+             {"aiter::rmsnorm2d_fwd_with_add_ck", MC::kRmsNormAddCk},
+             {"aiter::add_rmsnorm", MC::kRmsNormAddCk},
+             {"aiter::rmsnorm2d_fwd_with_dynamicquant_ck", MC::kRmsNormDynamicQuant},
+             {"vllm::rocm_aiter_rmsnorm_fp8_group_quant", MC::kRmsNormFp8GroupQuant},
+             {"vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant", MC::kRmsNormAddFp8GroupQuant},
+             {"vllm::rocm_aiter_triton_add_rmsnorm_pad", MC::kRmsNormAddPad},
+             {"sglang_profiler::fused_mxfp4_quant_fused_rms_mxfp4_quant", MC::kRmsNormMxfp4Quant},
+             {"aiter::_fuse_rmsnorm_fp4_quant", MC::kRmsNormMxfp4Quant},
+             {"aiter::rmsnorm_quant", MC::kRmsNormGroupQuant}}) {
+      add(n, with(rmsnorm, model_class));
     }
     add("aiter::mhc_pre_big_fuse_rmsnorm", mhc);
     for (const char* n :

@@ -85,6 +85,17 @@ enum class ModelClass : std::uint8_t {
   kRmsNorm,
   kRmsNormBwd,
   kNormOther,  // category only (primus fused_ln_modulate)
+  // Serving-engine RMSNorm kernels (category and sheet "RMSNorm"): aten RMSNorm's formulas on
+  // each kernel's argument layout, plus what it fuses.
+  kRmsNormAiterX0,           // (x, weight, ...)
+  kRmsNormAiterX1,           // (out, x, weight, ...)
+  kRmsNormDynamicQuant,      // + per-token FP8 quant: (out, x, scale, weight, ...)
+  kRmsNormGroupQuant,        // + per-group FP8 quant, group size = Concrete Inputs[5]
+  kRmsNormAddCk,             // + residual add: (out, x, residual_in, residual_out, weight, ...)
+  kRmsNormFp8GroupQuant,     // vLLM: (x, weight, eps, group_size)
+  kRmsNormAddFp8GroupQuant,  // vLLM: (x, residual, weight, eps, group_size)
+  kRmsNormAddPad,            // + residual add, output padded to Concrete Inputs[4]
+  kRmsNormMxfp4Quant,        // + MXFP4 output, optional second input and residual
   // MoE auxiliary kernels (MoE_aux)
   kMoeSortScatterGather,  // aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
   kBiasedGroupedTopk,     // aiter::biased_grouped_topk_hip
