@@ -6,6 +6,8 @@
 #include <rapidjson/document.h>
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 #include "cli_runner.hpp"
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
@@ -383,4 +385,73 @@ TEST_CASE("phases sum their steps: a prefill step and two decode steps", "[servi
   CHECK(num(decode, "gpu_busy_ms_per_step") == 0.025);
   CHECK(num(decode, "gpu_idle_ms") == 0.0);
   CHECK(doc.find("graph_replays")->size() == 0);
+}
+
+namespace {
+
+// One step of a serving summary as serving_summary_json writes it: 10 ms span, 40 % idle, all
+// kernels launched eagerly (30 launches).
+Json summary_with_step(const std::string& engine, const std::string& phase,
+                       std::optional<double> decode_requests) {
+  Json step = Json::object();
+  step["label"] = "step[" + phase + "]";
+  step["engine"] = engine;
+  step["phase"] = phase;
+  step["decode_requests"] = decode_requests ? Json(*decode_requests) : Json();
+  step["gpu_busy_ms"] = 6.0;
+  step["gpu_span_ms"] = 10.0;
+  step["gpu_idle_ms"] = 4.0;
+  step["gpu_idle_percent"] = 40.0;
+  step["kernel_time_ms"] = 6.0;
+  step["graph_kernel_time_ms"] = 0.0;
+  step["graph_launches"] = 0;
+  step["eager_launches"] = 30;
+  Json steps = Json::array();
+  steps.push_back(std::move(step));
+  Json summary = Json::object();
+  summary["steps"] = std::move(steps);
+  return summary;
+}
+
+std::string actions_of(const Json& block) {
+  std::string all;
+  for (const auto& f : block.find("findings")->as_array()) all += text(f, "action") + "\n";
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("serving-step actions are keyed to the step's phase and batch size", "[serving]") {
+  // Fires: an SGLang decode step with a known batch size gets the batch-size switch, naming it.
+  const Json decode =
+      loupe::core::serving_report_block(summary_with_step("SGLang", "decode", 48.0));
+  CHECK(finding_ids(decode) ==
+        std::vector<std::string>{"serving-step1-idle", "serving-step1-eager"});
+  CHECK(actions_of(decode).find("raise `--cuda-graph-max-bs`") != std::string::npos);
+  CHECK(actions_of(decode).find("the batch size (48)") != std::string::npos);
+
+  // Must not: a prefill step is not told to raise the decode-graph batch size.
+  const Json prefill =
+      loupe::core::serving_report_block(summary_with_step("SGLang", "prefill", std::nullopt));
+  CHECK(finding_ids(prefill) == std::vector<std::string>{"serving-step1-idle"});
+  CHECK(actions_of(prefill).find("cuda-graph") == std::string::npos);
+  CHECK(actions_of(prefill).find("cpu_idle_findings.md") != std::string::npos);
+  const Json mixed = loupe::core::serving_report_block(summary_with_step("vLLM", "mixed", 12.0));
+  CHECK(actions_of(mixed).find("cudagraph_capture_sizes") == std::string::npos);
+
+  // Must not: a decode step whose label gives no batch size (or 0) is not quoted "(0)".
+  for (const std::optional<double> bs : {std::optional<double>(0.0), std::optional<double>()}) {
+    const Json unknown =
+        loupe::core::serving_report_block(summary_with_step("SGLang", "decode", bs));
+    const std::string actions = actions_of(unknown);
+    CHECK(actions.find("(0)") == std::string::npos);
+    CHECK(actions.find("raise `--cuda-graph-max-bs`") == std::string::npos);
+    CHECK(actions.find("does not give it") != std::string::npos);
+  }
+
+  // Must not: a diffusion step is not a decode step.
+  const Json diffusion =
+      loupe::core::serving_report_block(summary_with_step("xDiT", "diffusion", std::nullopt));
+  CHECK(actions_of(diffusion).find("decode") == std::string::npos);
+  CHECK(actions_of(diffusion).find("denoising step") != std::string::npos);
 }
