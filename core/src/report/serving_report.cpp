@@ -7,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "loupe/compute/kernel_family.hpp"
 #include "report_text.hpp"
 
 namespace loupe::core {
@@ -58,14 +59,24 @@ std::string split(const Json& step, const char* prefill, const char* decode) {
   return opt_count(step, prefill) + " / " + opt_count(step, decode);
 }
 
-// "`a` 1.000 ms, `b` 0.500 ms" for the first n kernels of a list.
+// What the kernel-family table (loupe/compute/kernel_family.hpp) says of an attention kernel:
+// " (AITER fused paged attention)"; empty for any other kernel.
+std::string attention_family(const std::string& kernel_name) {
+  const compute::KernelFamily f = compute::kernel_family(kernel_name);
+  if (!f.attention) return {};
+  return std::string(" (") + compute::kernel_library_name(f.library) + (f.fused ? " fused" : "") +
+         (f.paged ? " paged" : "") + " attention)";
+}
+
+// "`a` 1.000 ms, `b` 0.500 ms" for the first n kernels of a list; attention kernels with their
+// family.
 std::string top_kernels(const Json& kernels, std::size_t n) {
   std::string out;
   std::size_t k = 0;
   for (const auto& kernel : kernels.as_array()) {
     if (k++ == n) break;
     out += std::string(out.empty() ? "" : ", ") + "`" + text_at(kernel, "short_name") + "` " +
-           ms(num(kernel, "time_ms"));
+           ms(num(kernel, "time_ms")) + attention_family(text_at(kernel, "name"));
   }
   return out.empty() ? std::string(kEmDash) : out;
 }

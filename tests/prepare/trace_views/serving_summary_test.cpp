@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <optional>
+#include <tuple>
 
 #include "cli_runner.hpp"
 #include "loupe/core/json_convert.hpp"
@@ -454,4 +455,37 @@ TEST_CASE("serving-step actions are keyed to the step's phase and batch size", "
       loupe::core::serving_report_block(summary_with_step("xDiT", "diffusion", std::nullopt));
   CHECK(actions_of(diffusion).find("decode") == std::string::npos);
   CHECK(actions_of(diffusion).find("denoising step") != std::string::npos);
+}
+
+TEST_CASE("graph pieces: eager attention kernels carry their kernel family", "[serving]") {
+  Json summary = summary_with_step("vLLM", "mixed", 37.0);
+  Json step = summary.find("steps")->as_array()[0];
+  step["graph_launches"] = 25;
+  step["graph_kernel_time_ms"] = 5.0;  // 1 of 6 ms eager: above the 10 % threshold
+  Json kernels = Json::array();
+  for (const auto& [name, short_name, time] :
+       {std::tuple{"kernel_unified_attention_2d", "kernel_unified_attention_2d", 0.6},
+        std::tuple{"void vllm::reshape_and_cache_flash_kernel<__hip_bfloat16>(long)",
+                   "vllm::reshape_and_cache_flash_kernel", 0.3}}) {
+    Json k = Json::object();
+    k["name"] = name;
+    k["short_name"] = short_name;
+    k["time_ms"] = time;
+    kernels.push_back(std::move(k));
+  }
+  step["eager_kernels"] = std::move(kernels);
+  Json steps = Json::array();
+  steps.push_back(std::move(step));
+  summary["steps"] = std::move(steps);
+  const Json block = loupe::core::serving_report_block(summary);
+  const Json* pieces = nullptr;
+  for (const auto& f : block.find("findings")->as_array()) {
+    if (text(f, "rule") == "graph_pieces") pieces = &f;
+  }
+  REQUIRE(pieces != nullptr);
+  const std::string insight = text(*pieces, "insight");
+  // Fires on the attention kernel, not on the KV-cache write.
+  CHECK(insight.find("`kernel_unified_attention_2d` 0.600 ms (Triton fused paged attention)") !=
+        std::string::npos);
+  CHECK(insight.find("`vllm::reshape_and_cache_flash_kernel` 0.300 ms.") != std::string::npos);
 }
