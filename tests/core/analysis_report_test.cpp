@@ -226,10 +226,69 @@ TEST_CASE("the bundled Qwen1.5-0.5B sample is identified from its modules, shape
   const ModelInfo info = identify_model(evidence);
   CHECK(info.model == "Qwen2 family (Qwen1.5 / Qwen2)");
   CHECK(info.architecture == "Decoder-only Transformer");
-  CHECK(info.scale == "~0.5B (under 1B) (hidden size 1024)");
+  CHECK(info.scale ==
+        "~0.5B (under 1B) (hidden size 1024, 16 attention heads on this GPU (16 KV, head dim 64))");
   CHECK(info.precision == "BF16");
   const Json j = model_info_json(info);
   CHECK(j.size() == 4);  // exactly TraceLens's four keys
+}
+
+// A Qwen3-8B served by SGLang on ROCm, as its ops table shows it: 36 decoder layers of
+// aiter::gemm_a16w16 (fused qkv 4096 -> 6144, o 4096 -> 4096, fused gate/up 4096 -> 24576,
+// down 12288 -> 4096), the LM head as aten::mm (4096 -> 151936) once per step, the paged
+// attention of 32 query and 8 KV heads of 128, over 3 steps.
+ModelEvidence qwen3_8b_serving(bool with_head) {
+  ModelEvidence e;
+  const double steps = 3;
+  const std::string bf16 = "('c10::BFloat16', 'c10::BFloat16', 'c10::BFloat16', 'Scalar')";
+  for (const auto& [n, k] : {std::pair{6144, 4096}, std::pair{4096, 4096}, std::pair{24576, 4096},
+                             std::pair{4096, 12288}}) {
+    e.ops.push_back({"aiter::gemm_a16w16", bf16,
+                     "((64, " + std::to_string(k) + "), (" + std::to_string(n) + ", " +
+                         std::to_string(k) + "), (), ())",
+                     36 * steps, 1000.0});
+  }
+  if (with_head) {
+    e.ops.push_back({"aten::mm", "('c10::BFloat16', 'c10::BFloat16')",
+                     "((64, 4096), (4096, 151936))", steps, 300.0});
+  }
+  e.ops.push_back({"aiter::mha_batch_prefill", "('c10::BFloat16', 'c10::BFloat16')",
+                   "((64, 32, 128), (70000, 8, 128), (70000, 8, 128))", 36 * steps, 500.0});
+  e.engine_model_files = {"qwen3"};
+  return e;
+}
+
+TEST_CASE("a served Qwen3-8B: hidden size from the LM head's input, not its vocabulary",
+          "[report][model_info]") {
+  const ModelInfo info = identify_model(qwen3_8b_serving(true));
+  CHECK(info.model == "Qwen3");
+  CHECK(info.architecture == "Decoder-only Transformer");
+  // Linear weights per step: 36 * (6144 + 4096 + 24576 + 12288) * 4096 + 4096 * 151936
+  // = 6945767424 + 622329856 = 7.57e9; with an untied embedding of the LM head's size 8.19e9.
+  CHECK(info.scale ==
+        "~7.6-8.2B (hidden size 4096, 36 layers, 32 attention heads on this GPU (8 KV, head dim "
+        "128), "
+        "vocabulary 151936)");
+  CHECK(info.precision == "BF16");
+  CHECK_THAT(info.evidence.back(), Catch::Contains("7.6B parameters in the linear layers"));
+
+  // The vocabulary never passes for the width: without the decoder layers' GEMMs, the LM head
+  // alone still gives hidden size 4096 (a 7-8B bucket), not "~70B or larger".
+  ModelEvidence head_only = qwen3_8b_serving(true);
+  head_only.ops.erase(head_only.ops.begin(), head_only.ops.begin() + 4);
+  const ModelInfo from_head = identify_model(head_only);
+  CHECK_THAT(from_head.scale, Catch::StartsWith("~7-8B (hidden size 4096"));
+  CHECK_THAT(from_head.scale, !Catch::Contains("70B"));
+
+  // Without an LM head the width is the most frequent weight dimension (4096), no layer count.
+  const ModelInfo no_head = identify_model(qwen3_8b_serving(false));
+  CHECK_THAT(no_head.scale, Catch::StartsWith("~7-8B (hidden size 4096, 32 attention heads"));
+  CHECK_THAT(no_head.scale, !Catch::Contains("layers"));
+
+  // A model file the table does not know names no family.
+  ModelEvidence unknown = qwen3_8b_serving(true);
+  unknown.engine_model_files = {"utils"};
+  CHECK(identify_model(unknown).model == kCannotInfer);
 }
 
 TEST_CASE("model identification says what it cannot infer", "[report][model_info]") {

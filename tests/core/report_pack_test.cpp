@@ -76,9 +76,10 @@ TEST_CASE("model identification matches what each reference trace is known to be
       {"h100_falconsai", "ViT", "Vision Transformer (encoder)", "base (hidden size 768)", "BF16"},
       {"mi300_falconsai", "ViT", "Vision Transformer (encoder)", "base (hidden size 768)", "BF16"},
       {"mi300_resnet_act_checkpoint", "ResNet", "CNN (residual)", "ResNet-18/34 class", "BF16"},
-      // vLLM's GPT-OSS (an MoE model): its width does not give its size.
+      // vLLM's GPT-OSS (an MoE model): its width does not give its size. Tensor parallel on
+      // 8 GPUs: this rank's attention has 8 of the 64 query heads.
       {"b200_eager", "GPT-OSS", "Decoder-only Transformer with Mixture-of-Experts",
-       "hidden size 2880 (total size", "BF16"},
+       "hidden size 2880, 8 attention heads on this GPU (1 KV, head dim 64)", "BF16"},
   };
   std::size_t checked = 0;
   for (const auto& k : known) {
@@ -117,8 +118,13 @@ TEST_CASE("inference traces: model_info and analysis.md from the raw trace", "[r
        ""},
       {"inference/xdit_flux.1_aiter_sage/profile_trace_rank_0.json.gz", "FLUX.1",
        "Diffusion Transformer (with its text encoders and VAE)", kCannot, "BF16"},
+      // GPT-OSS-20B: the LM head (vllm::rocm_unquantized_gemm 2880 -> 201088) gives the width,
+      // the Triton matmul_ogs expert kernels the MoE.
       {"inference/vllm_prefilldecode_piecewise/graph_execution.json.gz", "GPT-OSS",
-       "Decoder-only Transformer", kCannot, "BF16"},
+       "Decoder-only Transformer with Mixture-of-Experts",
+       "hidden size 2880, 64 attention heads on this GPU (8 KV, head dim 64), vocabulary 201088 "
+       "(total size of an MoE model",
+       "BF16"},
   };
   for (const auto& k : known) {
     INFO("trace " << k.run);

@@ -45,7 +45,8 @@ TEST_CASE("every analyze run writes analysis.md and model_info.json and says whe
   CHECK(info.MemberCount() == 4);
   CHECK(std::string(info["model"].GetString()) == "Qwen2 family (Qwen1.5 / Qwen2)");
   CHECK(std::string(info["architecture"].GetString()) == "Decoder-only Transformer");
-  CHECK(std::string(info["scale"].GetString()) == "~0.5B (under 1B) (hidden size 1024)");
+  CHECK(std::string(info["scale"].GetString()) ==
+        "~0.5B (under 1B) (hidden size 1024, 16 attention heads on this GPU (16 KV, head dim 64))");
   CHECK(std::string(info["precision"].GetString()) == "BF16");
 
   const std::string report = loupe::test::read_text(out / "analysis.md");
@@ -54,7 +55,8 @@ TEST_CASE("every analyze run writes analysis.md and model_info.json and says whe
   CHECK_THAT(report, Catch::Contains("| Total Time | 33.131 ms |") &&
                          Catch::Contains("<!-- impact-begin kind=p_item category=gemm low=8.65 "
                                          "mid=10.09 high=11.53 -->") &&
-                         Catch::Contains("- **Scale**: ~0.5B (under 1B) (hidden size 1024)"));
+                         Catch::Contains("- **Scale**: ~0.5B (under 1B) (hidden size 1024, 16 "
+                                         "attention heads on this GPU (16 KV, head dim 64))"));
   const auto valid = run_loupe({"validate", "--report", out.string()});
   CHECK(valid.exit_code == 0);
   CHECK(valid.out == "PASS: Report is valid\n");

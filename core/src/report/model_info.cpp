@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -82,6 +83,37 @@ std::string display_name(const std::string& prefix) {
     if (prefix.rfind(f.prefix, 0) == 0) return f.name;
   }
   return prefix;
+}
+
+// The model files of vLLM / SGLang (model_executor/models/<file>.py, srt/models/<file>.py)
+// and the family each serves; any other file is shown by its name.
+struct EngineFile {
+  const char* file;
+  const char* name;
+};
+constexpr std::array kEngineFiles = {
+    EngineFile{"qwen3_moe", "Qwen3-MoE"},
+    EngineFile{"qwen3", "Qwen3"},
+    EngineFile{"qwen2_moe", "Qwen2-MoE"},
+    EngineFile{"qwen2", "Qwen2 family (Qwen1.5 / Qwen2)"},
+    EngineFile{"llama", "Llama"},
+    EngineFile{"mistral", "Mistral"},
+    EngineFile{"mixtral", "Mixtral"},
+    EngineFile{"gpt_oss", "GPT-OSS"},
+    EngineFile{"deepseek_v2", "DeepSeek-V2 / V3"},
+    EngineFile{"deepseek_v3", "DeepSeek-V3"},
+    EngineFile{"gemma3", "Gemma 3"},
+    EngineFile{"gemma2", "Gemma 2"},
+    EngineFile{"gemma", "Gemma"},
+};
+std::optional<Root> engine_root(const ModelEvidence& e) {
+  // Only known families: the folders also hold helpers (utils.py, interfaces.py, ...).
+  for (const auto& f : kEngineFiles) {
+    for (const auto& file : e.engine_model_files) {
+      if (file == f.file) return Root{"models/" + file + ".py", f.name, file};
+    }
+  }
+  return std::nullopt;
 }
 
 // A diffusion pipeline is named by its denoiser (xFuserFlux1Transformer2DWrapper,
@@ -177,12 +209,22 @@ std::optional<std::string> precision_of(std::string dtype) {
   return std::nullopt;
 }
 
+// The GEMM ops of the serving engines (aiter, vLLM, SGLang): x[M, K] @ w[N, K]^T. Batched,
+// grouped and expert GEMMs are not one linear layer each and are left out.
+bool is_engine_gemm(const std::string& op) {
+  if (!contains(op, "::")) return false;
+  if (!contains(op, "gemm") && !contains(op, "flatmm")) return false;
+  return !contains(op, "batched") && !contains(op, "grouped") && !contains(op, "moe") &&
+         !contains(op, "te_gemm") && !contains(op, "mhc_");
+}
 bool is_linear(const std::string& op) {
-  return op == "aten::addmm" || op == "aten::mm" || op == "aten::linear" || op == "aten::matmul";
+  return op == "aten::addmm" || op == "aten::mm" || op == "aten::linear" || op == "aten::matmul" ||
+         is_engine_gemm(op);
 }
 bool is_attention(const std::string& op) {
   return contains(op, "scaled_dot_product") || contains(op, "flash_attn") ||
-         contains(op, "attention");
+         contains(op, "attention") || contains(op, "::mha_") || contains(op, "fmha") ||
+         contains(op, "pa_decode") || contains(op, "mla_");
 }
 bool is_conv(const std::string& op) { return contains(op, "conv"); }
 bool is_matrix_op(const std::string& op) {
@@ -192,21 +234,72 @@ bool is_matrix_op(const std::string& op) {
 
 std::string number_text(long long v) { return std::to_string(v); }
 
-// The model width: the dimension that occurs most often among the weight dimensions of the
-// linear layers (each op row weighted by how often it ran); ties go to the larger value.
-std::optional<long long> hidden_size(const ModelEvidence& e) {
-  std::map<long long, double> votes;
+// A linear layer as its GEMM op shows it: in features k, out features n.
+struct Linear {
+  long long k = 0;
+  long long n = 0;
+  double count = 1.0;
+};
+
+std::optional<Linear> linear_of(const ModelEvidence::Op& op) {
+  const auto shapes = parse_dims(op.input_dims);
+  const auto pair = [](const std::vector<long long>& shape) { return shape.size() == 2; };
+  Linear l;
+  l.count = std::max(1.0, op.count);
+  if (op.name == "aten::mm" && shapes.size() >= 2 && pair(shapes[1])) {
+    l.k = shapes[1][0];  // (M, K) @ (K, N)
+    l.n = shapes[1][1];
+  } else if (op.name == "aten::addmm" && shapes.size() >= 3 && pair(shapes[2])) {
+    l.k = shapes[2][0];  // bias, (M, K) @ (K, N)
+    l.n = shapes[2][1];
+  } else if (op.name == "aten::linear" && shapes.size() >= 2 && pair(shapes[1])) {
+    l.n = shapes[1][0];  // x, weight (N, K)
+    l.k = shapes[1][1];
+  } else if (is_engine_gemm(op.name) && shapes.size() >= 2 && pair(shapes[1]) &&
+             !shapes[0].empty() && shapes[0].back() == shapes[1][1]) {
+    // x (M, K), w (N, K); MXFP4 operands hold two values per byte (K / 2 columns).
+    const bool fp4 = contains(op.name, "fp4") || contains(op.name, "a4w4");
+    l.n = shapes[1][0];
+    l.k = fp4 ? 2 * shapes[1][1] : shapes[1][1];
+  } else {
+    return std::nullopt;
+  }
+  if (l.k <= 0 || l.n <= 0) return std::nullopt;
+  return l;
+}
+
+std::vector<Linear> linears_of(const ModelEvidence& e) {
+  std::vector<Linear> out;
   for (const auto& op : e.ops) {
-    if (op.name != "aten::addmm" && op.name != "aten::mm" && op.name != "aten::linear") continue;
-    const auto shapes = parse_dims(op.input_dims);
-    std::vector<long long> weight;
-    if (op.name == "aten::addmm" && shapes.size() >= 3) weight = shapes[2];
-    if (op.name == "aten::mm" && shapes.size() >= 2) weight = shapes[1];
-    if (op.name == "aten::linear" && shapes.size() >= 2) weight = shapes[1];
-    if (weight.size() != 2) continue;
-    const double w = std::max(1.0, op.count);
-    for (const long long d : weight) {
-      if (d >= 64) votes[d] += w;
+    if (auto l = linear_of(op)) out.push_back(*l);
+  }
+  return out;
+}
+
+// The LM head: the widest-output linear layer, mapping the hidden size to a vocabulary (at
+// least 32000 outputs) and either 8+ times wider than its input or run no more often than any
+// other linear layer (once per step, where each decoder layer's run once per layer).
+std::optional<Linear> lm_head(const std::vector<Linear>& linears) {
+  const auto widest = std::max_element(linears.begin(), linears.end(),
+                                       [](const Linear& a, const Linear& b) { return a.n < b.n; });
+  if (widest == linears.end() || widest->n < 32000 || widest->n <= widest->k) return std::nullopt;
+  if (widest->n >= 8 * widest->k) return *widest;
+  for (const auto& l : linears) {
+    if (&l != &*widest && l.count < widest->count) return std::nullopt;
+  }
+  return *widest;
+}
+
+// The model width: the LM head's input when there is one, else the dimension that occurs
+// most often among the linear layers' weight dimensions (each op row weighted by how often it
+// ran); ties go to the larger value.
+std::optional<long long> hidden_size(const std::vector<Linear>& linears,
+                                     const std::optional<Linear>& head) {
+  if (head) return head->k;
+  std::map<long long, double> votes;
+  for (const auto& l : linears) {
+    for (const long long d : {l.k, l.n}) {
+      if (d >= 64) votes[d] += l.count;
     }
   }
   std::optional<long long> best;
@@ -218,6 +311,60 @@ std::optional<long long> hidden_size(const ModelEvidence& e) {
     }
   }
   return best;
+}
+
+// Decoder layers: how often per LM-head run (per step) the layers reading or writing the
+// hidden size ran, the most common such ratio (ties: the smaller); nullopt unless whole.
+std::optional<long long> layer_count(const std::vector<Linear>& linears, const Linear& head,
+                                     long long hidden) {
+  std::map<long long, int> ratios;
+  for (const auto& l : linears) {
+    if ((l.k == head.k && l.n == head.n) || (l.k != hidden && l.n != hidden)) continue;
+    const double r = l.count / head.count;
+    const auto whole = static_cast<long long>(std::llround(r));
+    if (whole >= 1 && std::abs(r - static_cast<double>(whole)) < 1e-9) ++ratios[whole];
+  }
+  std::optional<long long> best;
+  int best_n = 0;
+  for (const auto& [r, n] : ratios) {
+    if (n > best_n) {
+      best = r;
+      best_n = n;
+    }
+  }
+  return best;
+}
+
+// Attention heads from a serving attention op's q and k: (tokens, heads, head dim).
+struct Heads {
+  long long q = 0;
+  long long kv = 0;
+  long long dim = 0;
+};
+std::optional<Heads> attention_heads(const ModelEvidence& e) {
+  for (const auto& op : e.ops) {
+    const bool serving = contains(op.name, "unified_attention") || contains(op.name, "mha_") ||
+                         contains(op.name, "fmha") || contains(op.name, "varlen");
+    const bool sdpa = contains(op.name, "scaled_dot_product");
+    if (!serving && !sdpa) continue;
+    const auto shapes = parse_dims(op.input_dims);
+    if (shapes.size() < 2) continue;
+    const auto& q = shapes[0];
+    const auto& k = shapes[1];
+    if (serving && q.size() == 3 && k.size() == 3 && q[2] == k[2] && k[1] > 0 && q[1] % k[1] == 0) {
+      return Heads{q[1], k[1], q[2]};
+    }
+    if (sdpa && q.size() == 4 && k.size() == 4 && q[3] == k[3] && k[1] > 0 && q[1] % k[1] == 0) {
+      return Heads{q[1], k[1], q[3]};  // (batch, heads, sequence, head dim)
+    }
+  }
+  return std::nullopt;
+}
+
+std::string billions(double params) {
+  char text[32];
+  std::snprintf(text, sizeof text, params >= 1e9 ? "%.1f" : "%.2f", params / 1e9);
+  return text;
 }
 
 std::optional<long long> max_conv_channels(const ModelEvidence& e) {
@@ -269,7 +416,9 @@ ModelEvidence evidence_from_unified_summary(const CsvTable& table) {
   const auto time = table.find_column("Kernel Time (\xC2\xB5s)_sum");
   if (!name) return e;
   std::set<std::string> modules;
+  std::set<std::string> engine_files;
   static const std::regex module_re(R"(nn\.Module:\s*([^\s',\]]+))");
+  static const std::regex engine_file_re(R"((?:model_executor/models|srt/models)/(\w+)\.py)");
   for (size_t r = 0; r < table.row_count(); ++r) {
     ModelEvidence::Op op;
     op.name = table.cell(r, *name).text;
@@ -295,19 +444,28 @@ ModelEvidence evidence_from_unified_summary(const CsvTable& table) {
         }
         modules.insert(m);
       }
+      for (auto it = std::cregex_iterator(s.data(), s.data() + s.size(), engine_file_re);
+           it != std::cregex_iterator(); ++it) {
+        engine_files.insert((*it)[1].str());
+      }
     }
     e.ops.push_back(std::move(op));
   }
   e.modules.assign(modules.begin(), modules.end());
+  e.engine_model_files.assign(engine_files.begin(), engine_files.end());
   return e;
 }
 
 ModelInfo identify_model(const ModelEvidence& e) {
   ModelInfo info;
-  const auto root = find_root(e);
+  auto root = find_root(e);
   if (root) {
     info.model = root->family;
     info.evidence.push_back("model: module class " + root->cls);
+  } else if ((root = engine_root(e))) {
+    info.model = root->family;
+    info.evidence.push_back("model: the serving engine's model file " + root->cls +
+                            " in the call stacks");
   }
 
   // Precision: the dtype of the first input of the matrix ops, weighted by kernel time.
@@ -350,14 +508,25 @@ ModelInfo identify_model(const ModelEvidence& e) {
   }
   const bool attention_module = any_module(e, "Attention");
   const bool transformer =
-      attention_module || (!e.modules.empty() && attention_op) ||
+      attention_module || ((!e.modules.empty() || !e.engine_model_files.empty()) && attention_op) ||
       (attention_op && linear_shapes >= 2);  // a lone attention kernel is not a model
-  const bool moe = any_module(e, "MoE") || any_module(e, "Moe") || any_module(e, "Experts");
+  // Expert modules, or expert kernels the ops name (fused MoE, Triton's matmul_ogs).
+  const bool moe = any_module(e, "MoE") || any_module(e, "Moe") || any_module(e, "Experts") ||
+                   std::any_of(e.ops.begin(), e.ops.end(), [](const auto& op) {
+                     return contains(op.name, "moe") || contains(op.name, "matmul_ogs");
+                   });
   const bool has_conv_module = any_module(e, "Conv");
-  const auto d = hidden_size(e);
+  const auto linears = linears_of(e);
+  const auto head = lm_head(linears);
+  const auto d = hidden_size(linears, head);
   if (transformer) {
+    // A serving engine's model file of a known (decoder) family, or one with an LM head, is a
+    // causal language model too.
     const bool decoder = any_module(e, "DecoderLayer") || any_module(e, "ForCausalLM") ||
-                         any_module(e, "CausalLM") || (root && contains(root->cls, "ForCausalLM"));
+                         any_module(e, "CausalLM") ||
+                         (root && contains(root->cls, "ForCausalLM")) ||
+                         (head && !e.engine_model_files.empty()) ||
+                         (root && engine_root(e) && root->cls == engine_root(e)->cls);
     const bool dit = any_module(e, "Transformer2D");
     const bool diffusion = dit || any_module(e, "UNet2DCondition");
     const bool vision = any_module(e, "PatchEmbed") || any_module(e, "Vision");
@@ -379,9 +548,34 @@ ModelInfo identify_model(const ModelEvidence& e) {
                             (decoder ? ", decoder layers" : "") + (moe ? ", expert modules" : "") +
                             (has_conv_module ? ", convolution modules" : ""));
     if (d) {
-      const std::string width = "hidden size " + number_text(*d);
+      std::string width = "hidden size " + number_text(*d);
+      std::optional<long long> layers;
+      if (head) layers = layer_count(linears, *head, *d);
+      if (layers) width += ", " + number_text(*layers) + " layers";
+      if (decoder) {
+        if (const auto heads = attention_heads(e)) {
+          // The shapes are one GPU's shard under tensor parallelism.
+          width += ", " + number_text(heads->q) + " attention heads on this GPU (" +
+                   number_text(heads->kv) + " KV, head dim " + number_text(heads->dim) + ")";
+        }
+      }
+      if (head) width += ", vocabulary " + number_text(head->n);
+      // With the LM head and the layer count, the parameters are counted from the GEMM
+      // weights of one step: every linear layer plus the LM head, then the embedding table
+      // (as large as the LM head) when the two are not tied.
+      std::optional<std::pair<double, double>> counted;
+      if (layers && !moe) {
+        double params = 0;
+        for (const auto& l : linears) {
+          params += static_cast<double>(l.n) * static_cast<double>(l.k) * l.count / head->count;
+        }
+        counted = {params, params + static_cast<double>(head->n) * static_cast<double>(head->k)};
+      }
       if (moe) {
         info.scale = width + " (total size of an MoE model is not inferable from its width)";
+      } else if (decoder && counted) {
+        info.scale =
+            "~" + billions(counted->first) + "-" + billions(counted->second) + "B (" + width + ")";
       } else if (decoder) {
         info.scale = decoder_scale(*d) + " (" + width + ")";
       } else if (!diffusion) {
@@ -390,8 +584,17 @@ ModelInfo identify_model(const ModelEvidence& e) {
       // A diffusion pipeline's linear layers belong to several models (text encoders,
       // denoiser, VAE): no single width names its size.
       if (!diffusion) {
-        info.evidence.push_back("scale: " + width +
-                                " = the most frequent linear-layer weight dimension");
+        info.evidence.push_back("scale: hidden size " + number_text(*d) +
+                                (head ? " = the input of the LM head (" + number_text(head->k) +
+                                            " -> " + number_text(head->n) + ", the vocabulary)"
+                                      : " = the most frequent linear-layer weight dimension"));
+      }
+      if (counted) {
+        info.evidence.push_back("scale: " + billions(counted->first) +
+                                "B parameters in the linear layers of one step (" +
+                                number_text(*layers) +
+                                " runs per LM-head run), plus an embedding of the LM head's size "
+                                "unless the two are tied");
       }
     }
   } else if (conv_rows >= 3 || (has_conv_module && conv_rows >= 1)) {

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "loupe/compute/kernel_family.hpp"
 #include "report_text.hpp"
 
 namespace loupe::core {
@@ -58,14 +59,24 @@ std::string split(const Json& step, const char* prefill, const char* decode) {
   return opt_count(step, prefill) + " / " + opt_count(step, decode);
 }
 
-// "`a` 1.000 ms, `b` 0.500 ms" for the first n kernels of a list.
+// What the kernel-family table (loupe/compute/kernel_family.hpp) says of an attention kernel:
+// " (AITER fused paged attention)"; empty for any other kernel.
+std::string attention_family(const std::string& kernel_name) {
+  const compute::KernelFamily f = compute::kernel_family(kernel_name);
+  if (!f.attention) return {};
+  return std::string(" (") + compute::kernel_library_name(f.library) + (f.fused ? " fused" : "") +
+         (f.paged ? " paged" : "") + " attention)";
+}
+
+// "`a` 1.000 ms, `b` 0.500 ms" for the first n kernels of a list; attention kernels with their
+// family.
 std::string top_kernels(const Json& kernels, std::size_t n) {
   std::string out;
   std::size_t k = 0;
   for (const auto& kernel : kernels.as_array()) {
     if (k++ == n) break;
     out += std::string(out.empty() ? "" : ", ") + "`" + text_at(kernel, "short_name") + "` " +
-           ms(num(kernel, "time_ms"));
+           ms(num(kernel, "time_ms")) + attention_family(text_at(kernel, "name"));
   }
   return out.empty() ? std::string(kEmDash) : out;
 }
@@ -87,21 +98,46 @@ std::string describe_step(const Json& step) {
   return d;
 }
 
-// The engine's switches for replaying decode steps from GPU graphs.
-std::string graph_capture_action(const std::string& engine, const Json& step) {
-  const std::string bs = opt_count(step, "decode_requests");
+// What to do about a step's launch gaps, keyed to its phase (docs/report.md, "Serving steps
+// and GPU graphs"). The engines replay decode-only batches from graphs captured per batch
+// size, so the batch-size switches are named for decode steps only, and with the batch size
+// only when the label gives one; prefill and mixed batches are not replayed from those graphs;
+// a diffusion step is a denoising step, not a decode step.
+std::string graph_capture_action(const std::string& engine, const std::string& phase,
+                                 const Json& step) {
+  if (phase == "prefill" || phase == "mixed") {
+    return "Prefill and mixed prefill+decode batches are not replayed from the engine's "
+           "decode-batch graphs (at most piecewise around the attention), so graph batch sizes are "
+           "not the lever: the idle time is host work between launches, and the cpu_idle analysis "
+           "(system_findings/cpu_idle_findings.md) says what held each gap.";
+  }
+  if (phase == "diffusion") {
+    return "Compile the denoiser with `torch.compile(mode=\"reduce-overhead\")`, which captures "
+           "each denoising step in a CUDA/HIP graph so its kernels launch as one replay.";
+  }
+  if (phase != "decode") {
+    return "Capture the step's GPU work in a CUDA/HIP graph (the engine's graph-capture option, "
+           "or `torch.cuda.CUDAGraph` / `torch.compile(mode=\"reduce-overhead\")`).";
+  }
+  const auto requests = number_at(step, "decode_requests");
+  const bool known = requests && *requests > 0;
+  const std::string batch =
+      known ? "the batch size (" + std::to_string(static_cast<long long>(*requests)) + ")"
+            : std::string("its batch size (the step label does not give it)");
   if (engine == "SGLang") {
     return "SGLang replays a decode batch from a captured CUDA/HIP graph only when graphs are on "
-           "(no `--disable-cuda-graph`) and the batch size (" +
-           bs +
-           ") is one it captured: raise `--cuda-graph-max-bs` (or list it in "
-           "`--cuda-graph-bs`) to cover it.";
+           "(no `--disable-cuda-graph`) and " +
+           batch + " is one it captured: " +
+           (known ? std::string("raise `--cuda-graph-max-bs` (or list it in `--cuda-graph-bs`) to "
+                                "cover it.")
+                  : std::string("check `--cuda-graph-max-bs` / `--cuda-graph-bs` against the "
+                                "decode batch sizes it runs."));
   }
   if (engine == "vLLM") {
     return "vLLM replays decode batches from captured graphs unless `--enforce-eager` is set and "
-           "only for batch sizes it captured: make sure the batch size (" +
-           bs +
-           ") is within the capture sizes of `compilation_config` (`cudagraph_capture_sizes`).";
+           "only for batch sizes it captured: make sure " +
+           batch +
+           " is within the capture sizes of `compilation_config` (`cudagraph_capture_sizes`).";
   }
   return "Capture the decode step in a CUDA/HIP graph (the engine's graph-capture option, or "
          "`torch.cuda.CUDAGraph` / `torch.compile(mode=\"reduce-overhead\")`).";
@@ -140,7 +176,7 @@ void step_findings(const Json& step, std::size_t index, Json& out) {
             ? "The step's kernels already replay from a GPU graph, so kernel-launch overhead is "
               "not what idles the GPU: the idle time lies outside the replay. The cpu_idle "
               "analysis (system_findings/cpu_idle_findings.md) says what held each gap."
-            : graph_capture_action(engine, step);
+            : graph_capture_action(engine, phase, step);
     Json f = finding(id_base + "-idle", "idle_step",
                      who + ": GPU idle " + fixed(idle_pct, 1) + "% of its span", std::move(insight),
                      std::move(action));
@@ -154,7 +190,7 @@ void step_findings(const Json& step, std::size_t index, Json& out) {
                      describe_step(step) + " launched its GPU work with " + std::to_string(eager) +
                          " separate runtime calls and no graph replay; " + ms(kernel) +
                          " of kernel time, " + ms(busy) + " busy in a " + ms(span) + " span.",
-                     graph_capture_action(engine, step));
+                     graph_capture_action(engine, phase, step));
     f["step"] = text_at(step, "label");
     out.push_back(std::move(f));
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "loupe/compute/card_facts.hpp"
+#include "loupe/compute/kernel_family.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::gemm {
@@ -17,6 +18,39 @@ const Json* member(const Json* object, std::string_view key) {
 }
 
 std::string num(std::int64_t v) { return std::to_string(v); }
+
+// The family of the finding's dominant GEMM kernel (loupe/compute/kernel_family.hpp): the
+// first kernel of the op's kernel_name cell ("Kernel 1: a<br>Kernel 2: b" or one name).
+compute::KernelFamily dominant_family(const compute::FindingContext& f) {
+  const Json* op = compute::dominant_operation(f);
+  const Json* kernel = member(op, "kernel_name");
+  if (kernel == nullptr || !kernel->is_string()) return {};
+  std::string_view rest = kernel->as_string();
+  while (!rest.empty()) {
+    const auto br = rest.find("<br>");
+    std::string_view one = rest.substr(0, br);
+    rest = br == std::string_view::npos ? std::string_view() : rest.substr(br + 4);
+    if (one.starts_with("Kernel ")) {
+      const auto colon = one.find(": ");
+      if (colon != std::string_view::npos) one.remove_prefix(colon + 2);
+    }
+    const compute::KernelFamily family = compute::kernel_family(one);
+    if (family.library != compute::KernelLibrary::kUnknown &&
+        family.library != compute::KernelLibrary::kPyTorchNative) {
+      return family;
+    }
+  }
+  return {};
+}
+
+// PyTorch's TunableOp picks among the BLAS library's solutions for each shape: it exists for
+// hipBLASLt / rocBLAS on ROCm and cuBLAS(Lt) on CUDA, not for Triton, AITER, CK or CUTLASS
+// kernels, which have their own tuners.
+bool blas_tunable(const compute::KernelFamily& family) {
+  using compute::KernelLibrary;
+  return family.library == KernelLibrary::kHipBlasLt || family.library == KernelLibrary::kTensile ||
+         family.library == KernelLibrary::kCuBlas;
+}
 
 }  // namespace
 
@@ -134,6 +168,15 @@ std::string GemmProse::action(const compute::FindingContext& f) const {
     }
   }
   if (bound == "compute") {
+    const compute::KernelFamily family = dominant_family(f);
+    if (measured() && blas_tunable(family)) {  // default mode: compat keeps the prompt table
+      return std::string("Let PyTorch's TunableOp pick the fastest ") +
+             compute::kernel_library_name(family.library) +
+             " solution for these shapes (`PYTORCH_TUNABLEOP_ENABLED=1` on a representative run, "
+             "then reuse the tuned file), and profile the dominant member kernels for tile-size "
+             "and wave-occupancy tuning. If the model tolerates a narrower precision (e.g. FP8 "
+             "instead of BF16), narrow it to lower the compute floor.";
+    }
     return "Profile the dominant member kernels for tile-size and wave-occupancy tuning. If the "
            "model tolerates a narrower precision (e.g. FP8 instead of BF16), narrow it to lower "
            "the compute floor.";

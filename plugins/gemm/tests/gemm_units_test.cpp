@@ -3,6 +3,7 @@
 #include "gemm_category_specific.hpp"
 #include "gemm_prose.hpp"
 #include "gemm_shape.hpp"
+#include "loupe/compute/findings_builder.hpp"
 
 using loupe::gemm::diagnose;
 using loupe::gemm::GemmDims;
@@ -73,4 +74,38 @@ TEST_CASE("gemm: shape patterns of the four synthetic GEMM cases") {
   CHECK(diagnose(GemmDims{5185, 5185, 64, 16}, true).pattern == ShapePattern::ShortK);
   // The same tall shape compute-bound is not "tall-skinny memory-bound".
   CHECK(diagnose(GemmDims{131072, 32, 32, 1}, false).pattern == ShapePattern::None);
+}
+
+namespace {
+
+std::string compute_bound_action(const std::string& kernel_name, bool measured = true) {
+  loupe::Json op = loupe::Json::object();
+  op["name"] = "aten::mm";
+  op["kernel_name"] = kernel_name;
+  const loupe::Json metrics = loupe::Json::object();
+  loupe::Json finding = loupe::Json::object();
+  finding["bound_type"] = "compute";
+  loupe::compute::FindingContext f{metrics, finding, 0, {&op}, false};
+  return loupe::gemm::GemmProse(measured).action(f);
+}
+
+}  // namespace
+
+TEST_CASE("gemm: TunableOp only for the BLAS libraries it tunes", "[gemm][kernel_family]") {
+  // Fires: hipBLASLt (ROCm) and cuBLAS (NVIDIA) kernels.
+  const std::string hipblaslt =
+      compute_bound_action("Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x32x64_MI16x16x1");
+  CHECK(hipblaslt.find("`PYTORCH_TUNABLEOP_ENABLED=1`") != std::string::npos);
+  CHECK(hipblaslt.find("hipBLASLt") != std::string::npos);
+  CHECK(compute_bound_action("Kernel 1: nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNT")
+            .find("fastest cuBLAS solution") != std::string::npos);
+  // Must not: compat mode keeps the analyzer prompt's action table.
+  CHECK(compute_bound_action("Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x32x64", false)
+            .find("TunableOp") == std::string::npos);
+  // Must not: AITER, Triton and CUTLASS kernels have their own tuners.
+  for (const char* kernel : {"_ZN5aiter18gemm_a16w16_kernelI", "_matmul_ogs_NNT_bf16xbf16xmxfp4",
+                             "cutlass::Kernel2<cutlass_80_tensorop_bf16_s16816gemm>"}) {
+    INFO(kernel);
+    CHECK(compute_bound_action(kernel).find("TunableOp") == std::string::npos);
+  }
 }

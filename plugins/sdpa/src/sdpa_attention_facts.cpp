@@ -64,17 +64,39 @@ const char* framework_name(Framework framework) {
   return "PyTorch";
 }
 
-std::string flash_path_selection(Framework framework) {
+std::string flash_path_selection(Framework framework, compute::GpuVendor vendor, bool hopper) {
+  using compute::GpuVendor;
   switch (framework) {
     case Framework::HuggingFace:
       return "load the model with `attn_implementation=\"flash_attention_2\"` (or "
              "`attn_implementation=\"sdpa\"` with the flash SDPA backend)";
     case Framework::Vllm:
+      if (vendor == GpuVendor::kAmd) {
+        return "select the attention backend with the `VLLM_ATTENTION_BACKEND` environment "
+               "variable (on ROCm: `ROCM_AITER_FA` with `VLLM_ROCM_USE_AITER=1`, `TRITON_ATTN` or "
+               "`ROCM_ATTN`)";
+      }
+      if (vendor == GpuVendor::kNvidia) {
+        return "select the attention backend with the `VLLM_ATTENTION_BACKEND` environment "
+               "variable (e.g. `FLASH_ATTN` or `FLASHINFER`)";
+      }
       return "select the attention backend with the `VLLM_ATTENTION_BACKEND` environment "
-             "variable (e.g. `FLASH_ATTN`, `FLASHINFER`, or `ROCM_AITER_FA` on ROCm)";
+             "variable (`FLASH_ATTN` or `FLASHINFER` on NVIDIA, `ROCM_AITER_FA` or `TRITON_ATTN` "
+             "on "
+             "ROCm)";
     case Framework::Sglang:
-      return "select the attention backend with `--attention-backend` (e.g. `fa3`, `flashinfer`, "
-             "`triton`, or `aiter` on ROCm)";
+      if (vendor == GpuVendor::kAmd) {
+        return "select the attention backend with `--attention-backend` (on ROCm: `aiter`, or "
+               "`triton`)";
+      }
+      if (vendor == GpuVendor::kNvidia) {
+        return hopper ? "select the attention backend with `--attention-backend` (e.g. `fa3`, "
+                        "`flashinfer` or `triton`)"
+                      : "select the attention backend with `--attention-backend` (e.g. "
+                        "`flashinfer` or `triton`)";
+      }
+      return "select the attention backend with `--attention-backend` (`flashinfer` or `triton`; "
+             "`fa3` exists only on NVIDIA Hopper, `aiter` only on ROCm)";
     case Framework::PyTorch:
       break;
   }
@@ -147,6 +169,32 @@ AttentionFacts attention_facts(const Json& op) {
     }
   }
   facts.framework = framework_of(op);
+  // kernel_name: one kernel, or "Kernel 1: a<br>Kernel 2: b"; the attention kernel wins.
+  const Json& kernel_text = compute::field(&op, "kernel_name");
+  if (kernel_text.is_string()) {
+    std::string_view rest = kernel_text.as_string();
+    while (!rest.empty()) {
+      const auto br = rest.find("<br>");
+      std::string_view one = rest.substr(0, br);
+      rest = br == std::string_view::npos ? std::string_view() : rest.substr(br + 4);
+      if (one.starts_with("Kernel ")) {
+        const auto colon = one.find(": ");
+        if (colon != std::string_view::npos) one.remove_prefix(colon + 2);
+      }
+      const compute::KernelFamily family = compute::kernel_family(one);
+      if (family.library == compute::KernelLibrary::kUnknown) continue;
+      if (facts.kernel.empty() || (family.attention && !facts.family.attention)) {
+        facts.kernel = std::string(one);
+        facts.family = family;
+      }
+    }
+  }
+  if (facts.family.attention && facts.family.paged) {
+    facts.type = AttentionType::Paged;
+  } else if (facts.family.attention && facts.family.fused &&
+             facts.type == AttentionType::Standard) {
+    facts.type = AttentionType::Flash;
+  }
   return facts;
 }
 

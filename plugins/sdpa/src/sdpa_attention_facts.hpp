@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "loupe/compute/kernel_family.hpp"
 #include "loupe/json_value.hpp"
 #include "sdpa_detection.hpp"
 
@@ -17,8 +18,10 @@ enum class Framework { PyTorch, HuggingFace, Vllm, Sglang };
 // From the op's call_chain, launcher_path and module_chain.
 Framework framework_of(const Json& operation);
 const char* framework_name(Framework framework);
-// How to select the flash / fused attention path in that framework.
-std::string flash_path_selection(Framework framework);
+// How to select the flash / fused attention path in that framework, naming only backends that
+// exist on the vendor the kernels show (`fa3` only on NVIDIA Hopper, AITER on ROCm).
+std::string flash_path_selection(Framework framework, compute::GpuVendor vendor = {},
+                                 bool hopper = false);
 
 // Expected roofline efficiency of flash / standard attention at sequence length N.
 struct EfficiencyBand {
@@ -35,6 +38,11 @@ struct AttentionFacts {
   std::optional<std::string> dominant_kernel;   // paged: the largest breakdown component
   std::optional<double> dominant_kernel_percent;
   Framework framework = Framework::PyTorch;
+  // The op's attention kernel (else its first kernel of a known library) and its family
+  // (loupe/compute/kernel_family.hpp): a fused or paged kernel corrects a name-only
+  // "standard" type; the vendor selects the platform's backends.
+  std::string kernel;
+  compute::KernelFamily family;
 
   // The sequence length the expectations use: the key/value length, else the query length.
   std::optional<double> sequence_length() const { return seq_kv ? seq_kv : seq_q; }

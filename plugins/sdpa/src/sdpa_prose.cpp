@@ -92,6 +92,33 @@ const char* implementation_text(AttentionType type) {
   return "standard attention with no flash or paged marker (unfused)";
 }
 
+// The implementation with the kernel family when it is known: "AITER's fused paged attention
+// kernel `FmhaBatchPrefillWithPagedKVCacheKernel`".
+std::string implementation_of(const AttentionFacts& a) {
+  if (!a.family.attention || a.kernel.empty()) return implementation_text(a.type);
+  const std::string lib = compute::kernel_library_name(a.family.library);
+  std::string what = lib + "'s " + (a.family.fused ? "fused " : "") +
+                     (a.family.paged ? "paged attention kernel" : "flash attention kernel");
+  const std::string shown = a.kernel.size() > 80 ? a.kernel.substr(0, 77) + "..." : a.kernel;
+  return what + " `" + shown + "`";
+}
+
+// The engine's switches for the paged-attention levers.
+struct PagedSwitches {
+  std::string block_size, chunked_prefill, batch;
+};
+PagedSwitches paged_switches(Framework framework) {
+  if (framework == Framework::Sglang) {
+    return {"SGLang `--page-size`", "SGLang `--chunked-prefill-size`",
+            "SGLang `--max-running-requests`"};
+  }
+  if (framework == Framework::Vllm) {
+    return {"vLLM `--block-size`", "vLLM `--enable-chunked-prefill`", "vLLM `--max-num-seqs`"};
+  }
+  return {"the engine's KV-cache block / page size", "the engine's chunked prefill",
+          "the engine's maximum number of running sequences"};
+}
+
 }  // namespace
 
 std::string SdpaProse::document_title(const std::string& category) const {
@@ -147,7 +174,7 @@ std::string SdpaProse::insight(const compute::FindingContext& f) const {
   const Json* op = compute::dominant_operation(f);
   if (op == nullptr) return FindingsProse::insight(f);
   const AttentionFacts a = attention_facts(*op);
-  std::string what = implementation_text(a.type);
+  std::string what = implementation_text(a.type);  // the kernel and library follow it
   const std::string shape = a.shape_text();
   if (!shape.empty()) what += ", " + shape;
   return compute::measured_facts(f, what);
@@ -156,8 +183,14 @@ std::string SdpaProse::insight(const compute::FindingContext& f) const {
 std::string SdpaProse::action(const compute::FindingContext& f) const {
   const Decision d = decide(f);
   const AttentionFacts& a = d.facts;
-  const std::string select = flash_path_selection(a.framework);
+  const std::string select = flash_path_selection(a.framework, a.family.vendor, a.family.hopper);
   const std::string fw = framework_name(a.framework);
+  const PagedSwitches paged = paged_switches(a.framework);
+  // A kernel already fused needs no switch to "the flash path": only another fused backend of
+  // the platform, where the framework offers a choice.
+  const bool already_fused = a.family.attention && a.family.fused;
+  const std::string kernel_ref =
+      already_fused ? implementation_of(a) : std::string("the flash kernel");
   switch (d.lever) {
     case Lever::Unfused:
       return "Migrate to a fused flash-attention path: in " + fw + " (seen in the call stack), " +
@@ -165,15 +198,14 @@ std::string SdpaProse::action(const compute::FindingContext& f) const {
     case Lever::PagedKvCache:
       return "The KV-cache write (`reshape_and_cache`) takes " +
              num(std::round(*a.reshape_cache_percent * 100) / 100) +
-             "% of the attention op: tune the KV-cache block size (vLLM `--block-size`, test 16, "
-             "32 and 64) and check the reshape kernel's memory access pattern.";
+             "% of the attention op: tune the KV-cache block size (" + paged.block_size +
+             ", test 16, 32 and 64) and check the reshape kernel's memory access pattern.";
     case Lever::PagedPrefill:
-      return "Prefill-heavy paged attention: enable chunked prefill (vLLM "
-             "`--enable-chunked-prefill`) to bound per-step latency, and profile the prefill "
-             "kernel for tile-size tuning.";
+      return "Prefill-heavy paged attention: enable chunked prefill (" + paged.chunked_prefill +
+             ") to bound per-step latency, and profile the prefill kernel for tile-size tuning.";
     case Lever::PagedDecode:
-      return "Decode-heavy paged attention: raise the decode batch (vLLM `--max-num-seqs`) so each "
-             "launch amortizes the KV-cache reads, and consider speculative decoding.";
+      return "Decode-heavy paged attention: raise the decode batch (" + paged.batch +
+             ") so each launch amortizes the KV-cache reads, and consider speculative decoding.";
     case Lever::PagedKernel:
       return "Profile the dominant paged-attention kernel" +
              (a.dominant_kernel ? " (`" + *a.dominant_kernel + "`)" : std::string()) +
@@ -196,6 +228,15 @@ std::string SdpaProse::action(const compute::FindingContext& f) const {
              "the heads to head dim 128 (twice the heads) if the model allows, else profile the "
              "flash kernel for tile-size tuning.";
     case Lever::LongSequenceLow:
+      if (already_fused) {
+        return "Long sequence (N=" + num(*a.sequence_length()) +
+               ") below the expected flash efficiency although it already runs " + kernel_ref +
+               ": profile that kernel for tile-size tuning" +
+               (a.framework == Framework::PyTorch
+                    ? std::string(".")
+                    : ", and compare another fused backend on the same shapes (in " + fw + ", " +
+                          select + ").");
+      }
       return "Long sequence (N=" + num(*a.sequence_length()) +
              ") below the expected flash efficiency: make sure the fastest flash backend runs " +
              "\xE2\x80\x94 in " + fw + ", " + select +
@@ -212,6 +253,11 @@ std::string SdpaProse::action(const compute::FindingContext& f) const {
       break;
   }
   if (f.heuristic()) {
+    if (already_fused) {
+      return "`" + compute::lead_operation_name(f) +
+             "` has no performance model, so its roofline gap is not measured; it already runs " +
+             kernel_ref + ": profile that kernel on the same shapes for tile-size tuning.";
+    }
     return "`" + compute::lead_operation_name(f) +
            "` has no performance model, so its roofline gap is not measured: profile its kernels "
            "on the same shapes against the flash path of " +
@@ -264,8 +310,7 @@ std::vector<std::string> SdpaProse::identification_extras(const compute::Finding
   const Json* op = compute::dominant_operation(f);
   if (op == nullptr) return {};
   const AttentionFacts a = attention_facts(*op);
-  std::vector<std::string> out{
-      "Detected implementation: " + std::string(implementation_text(a.type)) + "."};
+  std::vector<std::string> out{"Detected implementation: " + implementation_of(a) + "."};
   if (a.type == AttentionType::Paged && a.dominant_kernel) {
     out.push_back("Its dominant kernel-breakdown component is `" + *a.dominant_kernel + "` (" +
                   num(*a.dominant_kernel_percent) +

@@ -3,9 +3,11 @@
 #include <catch2/catch.hpp>
 #include <string>
 
+#include "loupe/compute/findings_builder.hpp"
 #include "sdpa_attention_facts.hpp"
 #include "sdpa_detection.hpp"
 #include "sdpa_kernel_breakdown.hpp"
+#include "sdpa_prose.hpp"
 #include "sdpa_workload.hpp"
 
 using namespace loupe::sdpa;
@@ -104,4 +106,72 @@ TEST_CASE("sdpa: framework from the call stack selects the flash-path advice") {
   CHECK(flash_path_selection(Framework::Vllm).find("VLLM_ATTENTION_BACKEND") != std::string::npos);
   CHECK(flash_path_selection(Framework::PyTorch).find("sdpa_kernel(SDPBackend.FLASH_ATTENTION)") !=
         std::string::npos);
+}
+
+namespace {
+
+// One attention operation of the metrics, as the prose reads it.
+Json attention_op(const std::string& name, const std::string& kernel, const std::string& stack) {
+  Json op = Json::object();
+  op["name"] = name;
+  op["kernel_name"] = kernel;
+  op["call_chain"] = Json::array();
+  op["call_chain"].push_back(stack);
+  Json classification = Json::object();
+  classification["attention_type"] = "standard";  // what the op name alone says
+  op["classification"] = classification;
+  return op;
+}
+
+std::string action_for(const Json& op) {
+  const Json metrics = Json::object();
+  Json finding = Json::object();
+  finding["bound_type"] = "compute";
+  loupe::compute::FindingContext f{metrics, finding, 0, {&op}, false};
+  return SdpaProse().action(f);
+}
+
+}  // namespace
+
+TEST_CASE("sdpa: actions follow the kernel family and the platform it shows", "[sdpa][serving]") {
+  // AITER's fused paged prefill under SGLang on MI300X: not "unfused", no `fa3` (Hopper only),
+  // SGLang's own switches instead of vLLM's.
+  const Json aiter = attention_op(
+      "sglang::attention", "_ZN7ck_tile6kentryINS_38FmhaBatchPrefillWithPagedKVCacheKernelE",
+      "sglang/srt/layers/attention/aiter_backend.py(700): forward_extend");
+  const AttentionFacts a = attention_facts(aiter);
+  CHECK(a.type == AttentionType::Paged);
+  CHECK(a.family.library == loupe::compute::KernelLibrary::kAiter);
+  const std::string action = action_for(aiter);
+  CHECK(action.find("fa3") == std::string::npos);
+  CHECK(action.find("vLLM") == std::string::npos);
+  CHECK(action.find("`aiter`") != std::string::npos);
+  CHECK(action.find("Migrate to a fused") == std::string::npos);
+
+  // Fires: SGLang on NVIDIA Hopper gets `fa3` among its backends; on another NVIDIA GPU not.
+  CHECK(flash_path_selection(Framework::Sglang, loupe::compute::GpuVendor::kNvidia, true)
+            .find("`fa3`") != std::string::npos);
+  CHECK(flash_path_selection(Framework::Sglang, loupe::compute::GpuVendor::kNvidia, false)
+            .find("`fa3`") == std::string::npos);
+  CHECK(flash_path_selection(Framework::Vllm, loupe::compute::GpuVendor::kAmd).find("FLASHINFER") ==
+        std::string::npos);
+
+  // A standard op whose kernel is unfused PyTorch softmax: the flash migration fires.
+  const Json eager =
+      attention_op("aten::bmm", "void at::native::(anonymous namespace)::cunn_SoftMaxForward<8>",
+                   "torch/nn/functional.py(2000): softmax");
+  CHECK(action_for(eager).find("Migrate to a fused flash-attention path") != std::string::npos);
+
+  // AOTriton flash under PyTorch SDPA (xDiT on ROCm): already flash, never told to force it.
+  Json xdit = attention_op("aten::_scaled_dot_product_flash_attention",
+                           "Kernel 1: void at::native::vectorized_elementwise_kernel<4>"
+                           "<br>Kernel 2: attn_fwd",
+                           "diffusers/models/attention_processor.py(1000): __call__");
+  xdit["classification"]["attention_type"] = "flash";
+  xdit["perf_params"] = "{'B': 1, 'N_Q': 4608, 'N_KV': 4608, 'H_Q': 24, 'H_KV': 24, 'd_h_qk': 128}";
+  const AttentionFacts x = attention_facts(xdit);
+  CHECK(x.kernel == "attn_fwd");
+  CHECK(x.family.library == loupe::compute::KernelLibrary::kAoTriton);
+  const std::string xa = action_for(xdit);
+  CHECK(xa.find("SDPBackend.FLASH_ATTENTION") == std::string::npos);
 }

@@ -6,6 +6,9 @@
 #include <rapidjson/document.h>
 #include <catch2/catch.hpp>
 
+#include <optional>
+#include <tuple>
+
 #include "cli_runner.hpp"
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
@@ -384,4 +387,106 @@ TEST_CASE("phases sum their steps: a prefill step and two decode steps", "[servi
   CHECK(num(decode, "gpu_busy_ms_per_step") == 0.025);
   CHECK(num(decode, "gpu_idle_ms") == 0.0);
   CHECK(doc.find("graph_replays")->size() == 0);
+}
+
+namespace {
+
+// One step of a serving summary as serving_summary_json writes it: 10 ms span, 40 % idle, all
+// kernels launched eagerly (30 launches).
+Json summary_with_step(const std::string& engine, const std::string& phase,
+                       std::optional<double> decode_requests) {
+  Json step = Json::object();
+  step["label"] = "step[" + phase + "]";
+  step["engine"] = engine;
+  step["phase"] = phase;
+  step["decode_requests"] = decode_requests ? Json(*decode_requests) : Json();
+  step["gpu_busy_ms"] = 6.0;
+  step["gpu_span_ms"] = 10.0;
+  step["gpu_idle_ms"] = 4.0;
+  step["gpu_idle_percent"] = 40.0;
+  step["kernel_time_ms"] = 6.0;
+  step["graph_kernel_time_ms"] = 0.0;
+  step["graph_launches"] = 0;
+  step["eager_launches"] = 30;
+  Json steps = Json::array();
+  steps.push_back(std::move(step));
+  Json summary = Json::object();
+  summary["steps"] = std::move(steps);
+  return summary;
+}
+
+std::string actions_of(const Json& block) {
+  std::string all;
+  for (const auto& f : block.find("findings")->as_array()) all += text(f, "action") + "\n";
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("serving-step actions are keyed to the step's phase and batch size", "[serving]") {
+  // Fires: an SGLang decode step with a known batch size gets the batch-size switch, naming it.
+  const Json decode =
+      loupe::core::serving_report_block(summary_with_step("SGLang", "decode", 48.0));
+  CHECK(finding_ids(decode) ==
+        std::vector<std::string>{"serving-step1-idle", "serving-step1-eager"});
+  CHECK(actions_of(decode).find("raise `--cuda-graph-max-bs`") != std::string::npos);
+  CHECK(actions_of(decode).find("the batch size (48)") != std::string::npos);
+
+  // Must not: a prefill step is not told to raise the decode-graph batch size.
+  const Json prefill =
+      loupe::core::serving_report_block(summary_with_step("SGLang", "prefill", std::nullopt));
+  CHECK(finding_ids(prefill) == std::vector<std::string>{"serving-step1-idle"});
+  CHECK(actions_of(prefill).find("cuda-graph") == std::string::npos);
+  CHECK(actions_of(prefill).find("cpu_idle_findings.md") != std::string::npos);
+  const Json mixed = loupe::core::serving_report_block(summary_with_step("vLLM", "mixed", 12.0));
+  CHECK(actions_of(mixed).find("cudagraph_capture_sizes") == std::string::npos);
+
+  // Must not: a decode step whose label gives no batch size (or 0) is not quoted "(0)".
+  for (const std::optional<double> bs : {std::optional<double>(0.0), std::optional<double>()}) {
+    const Json unknown =
+        loupe::core::serving_report_block(summary_with_step("SGLang", "decode", bs));
+    const std::string actions = actions_of(unknown);
+    CHECK(actions.find("(0)") == std::string::npos);
+    CHECK(actions.find("raise `--cuda-graph-max-bs`") == std::string::npos);
+    CHECK(actions.find("does not give it") != std::string::npos);
+  }
+
+  // Must not: a diffusion step is not a decode step.
+  const Json diffusion =
+      loupe::core::serving_report_block(summary_with_step("xDiT", "diffusion", std::nullopt));
+  CHECK(actions_of(diffusion).find("decode") == std::string::npos);
+  CHECK(actions_of(diffusion).find("denoising step") != std::string::npos);
+}
+
+TEST_CASE("graph pieces: eager attention kernels carry their kernel family", "[serving]") {
+  Json summary = summary_with_step("vLLM", "mixed", 37.0);
+  Json step = summary.find("steps")->as_array()[0];
+  step["graph_launches"] = 25;
+  step["graph_kernel_time_ms"] = 5.0;  // 1 of 6 ms eager: above the 10 % threshold
+  Json kernels = Json::array();
+  for (const auto& [name, short_name, time] :
+       {std::tuple{"kernel_unified_attention_2d", "kernel_unified_attention_2d", 0.6},
+        std::tuple{"void vllm::reshape_and_cache_flash_kernel<__hip_bfloat16>(long)",
+                   "vllm::reshape_and_cache_flash_kernel", 0.3}}) {
+    Json k = Json::object();
+    k["name"] = name;
+    k["short_name"] = short_name;
+    k["time_ms"] = time;
+    kernels.push_back(std::move(k));
+  }
+  step["eager_kernels"] = std::move(kernels);
+  Json steps = Json::array();
+  steps.push_back(std::move(step));
+  summary["steps"] = std::move(steps);
+  const Json block = loupe::core::serving_report_block(summary);
+  const Json* pieces = nullptr;
+  for (const auto& f : block.find("findings")->as_array()) {
+    if (text(f, "rule") == "graph_pieces") pieces = &f;
+  }
+  REQUIRE(pieces != nullptr);
+  const std::string insight = text(*pieces, "insight");
+  // Fires on the attention kernel, not on the KV-cache write.
+  CHECK(insight.find("`kernel_unified_attention_2d` 0.600 ms (Triton fused paged attention)") !=
+        std::string::npos);
+  CHECK(insight.find("`vllm::reshape_and_cache_flash_kernel` 0.300 ms.") != std::string::npos);
 }

@@ -16,6 +16,28 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kAtenScaledMm:
     case ModelClass::kVllmUnquantizedGemm:
       return detail::gemm_model(info.model_class, name, args, direction);
+    case ModelClass::kAiterGemmA8W8Blockscale:
+    case ModelClass::kAiterGemmA16W16:
+    case ModelClass::kAiterGemmA16W16Atomic:
+    case ModelClass::kAiterGemmA16W16Asm:
+    case ModelClass::kAiterGemmAfp4Wfp4:
+    case ModelClass::kAiterBatchedGemmA16Wfp4:
+    case ModelClass::kAiterBatchedGemmA8W8:
+      return detail::gemm_extension_model(info.model_class, name, args, direction);
+    case ModelClass::kGatedSilu:
+    case ModelClass::kGatedGelu:
+    case ModelClass::kGatedGeluTanh:
+      return detail::gated_activation_model(info.model_class, name, args, direction);
+    case ModelClass::kRmsNormAiterX0:
+    case ModelClass::kRmsNormAiterX1:
+    case ModelClass::kRmsNormDynamicQuant:
+    case ModelClass::kRmsNormGroupQuant:
+    case ModelClass::kRmsNormAddCk:
+    case ModelClass::kRmsNormFp8GroupQuant:
+    case ModelClass::kRmsNormAddFp8GroupQuant:
+    case ModelClass::kRmsNormAddPad:
+    case ModelClass::kRmsNormMxfp4Quant:
+      return detail::rmsnorm_extension_model(info.model_class, name, args, direction);
     case ModelClass::kAtenConv:
     case ModelClass::kAtenConvBwd:
       return detail::conv_model(info.model_class, name, args, direction);

@@ -4,7 +4,6 @@
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
-namespace {
 
 // Transpose flags from the first kernel name the reference parser recognises: a ROCm Tensile
 // name (C???_A???_B??? anywhere in it) or an NVIDIA nvjet name (flags = the first two letters
@@ -28,6 +27,8 @@ std::optional<PyValue> transpose_from_kernels(const std::vector<std::string>& ke
   }
   return std::nullopt;
 }
+
+namespace {
 
 std::optional<int> bpe_of(const PyValue& dtype) {
   if (!dtype.is_string()) fail("dtype is not a string");
@@ -54,8 +55,8 @@ FamilyOutput vllm_unquantized_gemm(const OpArgs& args, Direction direction) {
   out.params.emplace_back("N", py_int(n));
   out.params.emplace_back("K", py_int(k));
   out.params.emplace_back("bias", py_bool(bias));
-  out.params.emplace_back("dtype_A_B", tuple_of({py_str(dtype_x), py_str(dtype_w),
-                                                 py_str(dtype_bias)}));
+  out.params.emplace_back("dtype_A_B",
+                          tuple_of({py_str(dtype_x), py_str(dtype_w), py_str(dtype_bias)}));
   out.params.emplace_back("B", py_int(1));
   if (auto transpose = transpose_from_kernels(args.kernel_names)) {
     out.params.emplace_back("transpose", std::move(*transpose));

@@ -82,14 +82,23 @@ struct FamilyOutput {
   std::optional<std::string> precision;
 };
 
+// GEMM transpose flags (A, B) from the first kernel name that tells them (Tensile, nvjet).
+std::optional<PyValue> transpose_from_kernels(const std::vector<std::string>& kernel_names);
+
 FamilyOutput gemm_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction);
+FamilyOutput gemm_extension_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                  Direction direction);
+FamilyOutput gated_activation_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                    Direction direction);
+FamilyOutput rmsnorm_extension_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                     Direction direction);
 FamilyOutput conv_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction);
 FamilyOutput sdpa_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction);
-FamilyOutput inference_attention_model(ModelClass model, std::string_view name,
-                                       const OpArgs& args, Direction direction);
+FamilyOutput inference_attention_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                       Direction direction);
 FamilyOutput elementwise_model(ModelClass model, std::string_view name, const OpArgs& args,
                                Direction direction);
 FamilyOutput reduce_model(ModelClass model, std::string_view name, const OpArgs& args,

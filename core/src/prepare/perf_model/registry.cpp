@@ -1,7 +1,8 @@
-// The op-name tables of TraceLens's perf models (docs/contracts/trace_model.md §3.9.1, §3.9.2): exact op name
-// -> model class with its category, backward category and report sheet family, plus the
-// category-only names. Adding an op family = one row in kModelRows.
+// The op-name tables of TraceLens's perf models (docs/contracts/trace_model.md §3.9.1,
+// §3.9.2): exact op name -> model class with its category, backward category and report sheet
+// family, plus the category-only names. Adding an op family = one row in kModelRows.
 #include <algorithm>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <unordered_map>
@@ -126,11 +127,12 @@ const std::vector<Row>& model_rows() {
       add(n, with(kGemm, MC::kGemmOther));
     }
     const ModelInfo quant = extension("GroupQuant", "", "GroupQuant", Maf::kVector);
+    // Primus's quantize kernels are unary elementwise classes in TraceLens (not GroupQuant).
     for (const char* n : {"primus_turbo_cpp_extension::quantize_fp8_tensorwise",
                           "primus_turbo::quantize_fp8_tensorwise",
                           "primus_turbo_cpp_extension::quantize_mxfp4_dual",
                           "primus_turbo::quantize_mxfp4_dual", "primus::quantize_mxfp4_dual"}) {
-      add(n, quant);
+      add(n, with(kUnary, MC::kExtension));
     }
     // Pseudo-op / inference extensions (get_pseudo_op_mappings).
     const ModelInfo moe_fused = extension("MoE_fused", "", "MoE_fused", Maf::kMatrix);
@@ -143,7 +145,11 @@ const std::vector<Row>& model_rows() {
     const ModelInfo collective =
         extension("CustomCollective", "", "CustomCollective", Maf::kVector);
     const ModelInfo rope = extension("RoPE_fwd", "RoPE_bwd", "RoPE", Maf::kVector);
-    const ModelInfo activation = with(kUnary, MC::kExtension);
+    // RoPE fused with the MLA KV-cache write: RoPE_fwd on its own "FusedRoPE" sheet.
+    const ModelInfo fused_rope = extension("RoPE_fwd", "", "FusedRoPE", Maf::kVector);
+    // DeepSeek-V4 manifold hyper-connection kernels (mHC): their own category and sheet.
+    const ModelInfo mhc = extension("mHC", "", "mHC", Maf::kVector);
+    const ModelInfo mhc_gemm = extension("mHC", "", "mHC", Maf::kMatrix);
     add("pseudo_op::moe_aiter_fused_1stage", moe_fused);
     add("aiter::moe_cktile2stages_gemm1_ck", moe_unfused);
     add("aiter::moe_cktile2stages_gemm2_ck", moe_unfused);
@@ -170,81 +176,99 @@ const std::vector<Row>& model_rows() {
           "aiter::pa_sparse_prefill_opus_fwd",
           "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", "vllm::gdn_attention_core",
           "aiter::linear_attention_with_output_base", "sglang::store_cache",
-          "aiter::fused_qk_rope_cat_and_cache_mla", "_C_cache_ops::concat_and_cache_mla",
-          "_C_cache_ops::concat_mla_q"}) {
+          "aiter::fused_qk_rope_cat_and_cache_mla"}) {
       // vLLM's attention reads its token counts from the step annotation; the other classes
       // of the family have no formula in Loupe yet.
-      add(n, std::string_view(n) == "vllm::unified_attention_with_output"
+      const std::string_view name(n);
+      add(n, name == "vllm::unified_attention_with_output"
                  ? with(inference, MC::kInferenceAttention)
-                 : inference);
+             : name == "aiter::fused_qk_rope_cat_and_cache_mla" ? fused_rope
+                                                                : inference);
     }
+    // Serving-engine GEMMs: each name with the argument layout of its kernel.
+    const auto gemm_as = [&](std::string_view n, ModelClass model_class) {
+      add(n, with(gemm_ext, model_class));
+    };
+    gemm_as("aiter::batched_gemm_a16wfp4_", MC::kAiterBatchedGemmA16Wfp4);
     for (const char* n :
-         {"aiter::batched_gemm_a16wfp4_",
-          "sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
+         {"sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
           "sglang_profiler::gemm_a8w8_blockscale_gemm_a8w8_blockscale",
-          "vllm::rocm_aiter_triton_gemm_a8w8_blockscale",
-          "aiter::gemm_a8w8_blockscale_ck",
-          "aiter::gemm_a8w8_blockscale_cktile",
-          "aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
-          "aiter::gemm_a8w8_blockscale_bpreshuffle_cktile",
-          "aiter::flatmm_a8w8_blockscale_asm",
-          "aiter::gfx950_a8w8_blockscale_asm",
-          "aiter::gemm_a8w8_ck",
-          "aiter::gemm_a8w8_bpreshuffle_ck",
-          "aiter::gemm_a8w8_bpreshuffle",
-          "vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm",
-          "vllm::rocm_unquantized_gemm",
-          "aiter::gemm_a16w16",
-          "aiter::gemm_a16w16_atomic_",
-          "aiter::_gemm_a16w16_asm",
-          "sglang_profiler::gemm_kernels_flydsl_hgemm",
-          "aiter::gemm_afp4wfp4_",
-          "sglang_profiler::batched_gemm_a8w8_a_per_token_group_prequant_w_per_batched_tensor_"
-          "quant_batched_gemm_a8w8_a_per_token_group_prequant_w_per_batched_tensor_quant",
-          "aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
-          "aiter::mhc_pre_gemm_sqrsum",
-          "aiter::mhc_fused_post_pre_gemm_sqrsum"}) {
-      add(n, std::string_view(n) == "vllm::rocm_unquantized_gemm"
-                 ? with(gemm_ext, MC::kVllmUnquantizedGemm)
-                 : gemm_ext);
+          "vllm::rocm_aiter_triton_gemm_a8w8_blockscale", "aiter::gemm_a8w8_blockscale_ck",
+          "aiter::gemm_a8w8_blockscale_cktile", "aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
+          "aiter::gemm_a8w8_blockscale_bpreshuffle_cktile", "aiter::flatmm_a8w8_blockscale_asm",
+          "aiter::gfx950_a8w8_blockscale_asm", "aiter::gemm_a8w8_ck",
+          "aiter::gemm_a8w8_bpreshuffle_ck", "aiter::gemm_a8w8_bpreshuffle",
+          "vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm"}) {
+      gemm_as(n, MC::kAiterGemmA8W8Blockscale);
     }
+    gemm_as("vllm::rocm_unquantized_gemm", MC::kVllmUnquantizedGemm);
+    gemm_as("aiter::gemm_a16w16", MC::kAiterGemmA16W16);
+    gemm_as("aiter::gemm_a16w16_atomic_", MC::kAiterGemmA16W16Atomic);
+    gemm_as("aiter::_gemm_a16w16_asm", MC::kAiterGemmA16W16Asm);
+    gemm_as("sglang_profiler::gemm_kernels_flydsl_hgemm", MC::kAiterGemmA16W16Atomic);
+    gemm_as("aiter::gemm_afp4wfp4_", MC::kAiterGemmAfp4Wfp4);
+    gemm_as(
+        "sglang_profiler::batched_gemm_a8w8_a_per_token_group_prequant_w_per_batched_tensor_"
+        "quant_batched_gemm_a8w8_a_per_token_group_prequant_w_per_batched_tensor_quant",
+        MC::kAiterBatchedGemmA8W8);
+    gemm_as("aiter::_gemm_a8w8_blockscale_bpreshuffle_asm", MC::kAiterGemmA8W8Blockscale);
+    add("aiter::mhc_pre_gemm_sqrsum", mhc_gemm);
+    add("aiter::mhc_fused_post_pre_gemm_sqrsum", mhc_gemm);
+    // TraceLens's GroupQuant classes derive from BinaryElementwise and inherit its sheet; the
+    // MXFP4 quantizers derive from UnaryElementwise and name the GroupQuant sheet themselves.
+    const ModelInfo group_quant = extension("GroupQuant", "", "BinaryElementwise", Maf::kVector);
     for (const char* n :
          {"aiter::dynamic_per_token_scaled_quant", "aiter::dynamic_per_group_scaled_quant",
-          "vllm::triton_per_token_group_quant_fp8", "_C::per_token_group_fp8_quant",
+          "vllm::triton_per_token_group_quant_fp8",
           "sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
           "aiter::dynamic_per_tensor_quant", "sglang_profiler::quant_dynamic_mxfp4_quant",
           "aiter::dynamic_per_group_scaled_quant_fp4", "aiter::fused_dynamic_mx_quant_moe_sort_hip",
           "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip"}) {
-      add(n, quant);
+      const std::string_view name(n);
+      const bool binary = name == "aiter::dynamic_per_token_scaled_quant" ||
+                          name == "aiter::dynamic_per_group_scaled_quant" ||
+                          name == "vllm::triton_per_token_group_quant_fp8" ||
+                          name == "aiter::dynamic_per_tensor_quant";
+      add(n, binary ? group_quant : quant);
     }
-    add("aiter::mixed_sample_outer_exponential", activation);
-    add("aiter::fused_qk_rope_concat_and_cache_mla", inference);
+    // A class of its own with category "elementwise" and no sheet of its own.
+    add("aiter::mixed_sample_outer_exponential",
+        extension("elementwise", "", "elementwise", Maf::kVector));
+    add("aiter::fused_qk_rope_concat_and_cache_mla", fused_rope);
     add("aiter::rope_cached_positions_2c_fwd_impl", rope);
     add("sgl_kernel::rotary_embedding", rope);
-    for (const char* n : {"aiter::silu_and_mul", "_C::silu_and_mul", "sgl_kernel::silu_and_mul",
-                          "aiter::gelu_and_mul", "aiter::gelu_tanh_and_mul"}) {
-      add(n, activation);
+    for (const char* n : {"aiter::silu_and_mul", "_C::silu_and_mul", "sgl_kernel::silu_and_mul"}) {
+      add(n, with(kUnary, MC::kGatedSilu));
     }
+    add("aiter::gelu_and_mul", with(kUnary, MC::kGatedGelu));
+    add("aiter::gelu_tanh_and_mul", with(kUnary, MC::kGatedGeluTanh));
+    // Serving-engine RMSNorms: each name with its kernel's layout (TraceLens's order).
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"aiter::fused_add_rmsnorm_pad_", MC::kRmsNormAddPad},
+             {"aiter::rms_norm", MC::kRmsNormAiterX0},
+             {"aiter::rmsnorm", MC::kRmsNormAiterX1},
+             {"aiter::rmsnorm2d_fwd_ck", MC::kRmsNormAiterX0},
+             {"aiter::rmsnorm2d_fwd_with_add_ck", MC::kRmsNormAddCk},
+             {"aiter::add_rmsnorm", MC::kRmsNormAddCk},
+             {"aiter::rmsnorm2d_fwd_with_dynamicquant_ck", MC::kRmsNormDynamicQuant},
+             {"vllm::rocm_aiter_rmsnorm_fp8_group_quant", MC::kRmsNormFp8GroupQuant},
+             {"vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant", MC::kRmsNormAddFp8GroupQuant},
+             {"vllm::rocm_aiter_triton_add_rmsnorm_pad", MC::kRmsNormAddPad},
+             {"sglang_profiler::fused_mxfp4_quant_fused_rms_mxfp4_quant", MC::kRmsNormMxfp4Quant},
+             {"aiter::_fuse_rmsnorm_fp4_quant", MC::kRmsNormMxfp4Quant},
+             {"aiter::rmsnorm_quant", MC::kRmsNormGroupQuant}}) {
+      add(n, with(rmsnorm, model_class));
+    }
+    add("aiter::mhc_pre_big_fuse_rmsnorm", mhc);
     for (const char* n :
-         {"aiter::fused_add_rmsnorm_pad_", "aiter::rms_norm", "aiter::rmsnorm",
-          "aiter::rmsnorm2d_fwd_ck", "aiter::rmsnorm2d_fwd_with_add_ck", "aiter::add_rmsnorm",
-          "aiter::rmsnorm2d_fwd_with_dynamicquant_ck", "vllm::rocm_aiter_rmsnorm_fp8_group_quant",
-          "vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant",
-          "vllm::rocm_aiter_triton_add_rmsnorm_pad",
-          "sglang_profiler::fused_mxfp4_quant_fused_rms_mxfp4_quant",
-          "aiter::_fuse_rmsnorm_fp4_quant", "aiter::_fused_qk_rmsnorm_kernel",
-          "aiter::mhc_pre_big_fuse_rmsnorm", "aiter::rmsnorm_quant"}) {
-      add(n, rmsnorm);
-    }
-    for (const char* n : {"aiter::fused_allreduce_rmsnorm", "aiter::fused_allreduce_rmsnorm_",
-                          "vllm::rocm_aiter_fused_allreduce_rmsnorm", "_C_custom_ar::all_reduce",
-                          "aiter::reduce_scatter", "aiter::all_gather_reg",
-                          "sgl_kernel::all_reduce_reg", "sgl_kernel::qr_all_reduce",
-                          "sglang::reg_all_gather_into_tensor", "_C_custom_ar::qr_all_reduce"}) {
+         {"aiter::fused_allreduce_rmsnorm", "aiter::fused_allreduce_rmsnorm_",
+          "_C_custom_ar::all_reduce", "aiter::reduce_scatter", "aiter::all_gather_reg",
+          "sgl_kernel::all_reduce_reg", "sgl_kernel::qr_all_reduce",
+          "sglang::reg_all_gather_into_tensor", "_C_custom_ar::qr_all_reduce"}) {
       add(n, collective);
     }
     add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts", moe_aux);
-    add("aiter::mhc_post", activation);
+    add("aiter::mhc_post", mhc);
     add("aiter::topk_softplus", moe_aux);
     // aiter's GroupNorm: aten::group_norm's model on the same args layout (last pseudo op).
     add("aiter::_groupnorm_run", with(kNorm, MC::kGroupNorm));
@@ -358,10 +382,46 @@ const std::unordered_map<std::string_view, std::string_view>& category_only_inde
       {"aiter::grouped_topk", "MoE_aux"},
       {"aiter::moe_fused_gate", "MoE_aux"},
       {"_C_cache_ops::reshape_and_cache_flash", "InferenceAttention"},
+      {"_C_cache_ops::concat_and_cache_mla", "InferenceAttention"},
       {"aiter::get_mla_metadata_v1", "InferenceAttention"},
       {"vllm::rocm_aiter_sparse_attn_indexer", "InferenceAttention"},
       {"aiter::indexer_score_topk", "InferenceAttention"},
       {"aiter::fused_dynamic_mxfp4_quant_moe_sort_hip", "MoE_aux"},
+      // Kernels TraceLens's tree turns into synthetic ops, by their full names.
+      {"aiter::fused_moe_->_fused_dynamic_mxfp4_quant_moe_sort_kernel (Synthetic Op)", "MoE_aux"},
+      {"aiter::unified_attention_with_output_base->_fused_qk_rope_reshape_and_cache_kernel "
+       "(Synthetic Op)",
+       "FusedRoPE"},
+      {"hipModuleLaunchKernel->kv_indices_generate_kernel (Synthetic Op)", "InferenceAttention"},
+      {"aiter::v4_attention_with_output->_inverse_rope_gptj_kernel (Synthetic Op)", "FusedRoPE"},
+      {"aiter::v4_attention_with_output->_update_compressor_states_kernel (Synthetic Op)",
+       "InferenceAttention"},
+      {"aiter::v4_attention_with_output->_swa_write_kernel (Synthetic Op)", "InferenceAttention"},
+      {"aiter::v4_attention_with_output->qk_norm_rope_H32_D512_RD64_flydsl (Synthetic Op)",
+       "FusedRoPE"},
+      {"aiter::v4_attention_with_output->qk_norm_rope_H64_D512_RD64_flydsl (Synthetic Op)",
+       "FusedRoPE"},
+      {"aiter::v4_attention_with_output->hca_norm_rope_scatter_D512_RD64_R128_KB1_rmsbf16_flydsl "
+       "(Synthetic Op)",
+       "FusedRoPE"},
+      {"aiter::v4_attention_with_output->fused_compress_attn_D512_RD64_R4_OVL_SS8_KB32_rmsbf16_pf_"
+       "flydsl (Synthetic Op)",
+       "InferenceAttention"},
+      {"aiter::v4_attention_with_output->fused_compress_attn_D128_RD64_R4_OVL_SS8_KB32_Q_ue8m0_psh_"
+       "rmsbf16_pf_flydsl (Synthetic Op)",
+       "InferenceAttention"},
+      {"aiter::v4_attention_with_output->hca_compress_forward_D512_R128_NW4_SL256_S128_flydsl "
+       "(Synthetic Op)",
+       "InferenceAttention"},
+      {"aiter::v4_attention_with_output->hca_compress_forward_D512_R128_NW8_SL128_S128_flydsl "
+       "(Synthetic Op)",
+       "InferenceAttention"},
+      {"aiter::allgather_lastdim<std::bfloat16_t, 2>(aiter::RankData*, aiter::RankSignals, "
+       "aiter::Signal*, std::bfloat16_t*, int, int, int) (Synthetic Op)",
+       "CustomCollective"},
+      {"aiter::allgather_lastdim<std::bfloat16_t, 4>(aiter::RankData*, aiter::RankSignals, "
+       "aiter::Signal*, std::bfloat16_t*, int, int, int) (Synthetic Op)",
+       "CustomCollective"},
   };
   return index;
 }

@@ -1,6 +1,7 @@
-// TraceLens's perf models, natively (docs/contracts/trace_model.md §3.9): which op names have a model
-// (registry), the `op category` of any op (categorizer), parameter extraction with flops/bytes
-// per family, and the metric columns derived from them (GFLOPS, Data Moved, roofline, …).
+// TraceLens's perf models, natively (docs/contracts/trace_model.md §3.9): which op names have a
+// model (registry), the `op category` of any op (categorizer), parameter extraction with
+// flops/bytes per family, and the metric columns derived from them (GFLOPS, Data Moved, roofline,
+// …).
 //
 // Numbers follow Python's arithmetic: integer formulas are evaluated exactly and turned into a
 // double where Python would (true division), float formulas in Python's operation order.
@@ -35,6 +36,15 @@ enum class ModelClass : std::uint8_t {
   kAtenScaledMm,
   kGemmOther,            // category only (TE, vLLM, primus, aiter GEMMs)
   kVllmUnquantizedGemm,  // vllm::rocm_unquantized_gemm: x[M,K] @ weight[N,K]^T (+ bias)
+  // Serving-engine GEMM extensions (AITER / SGLang / vLLM wrappers): x[M,K] @ w[N,K]^T with the
+  // argument layout and byte widths of each kernel (docs/deviations.md, "Serving-engine ops").
+  kAiterGemmA8W8Blockscale,  // FP8/INT8 block-scaled: (x, w, x_scale, w_scale, ...)
+  kAiterGemmA16W16,          // (x, w, bias, dtype, ...): output in x's dtype
+  kAiterGemmA16W16Atomic,    // (x, w, ..., y): output dtype = Input type[3]
+  kAiterGemmA16W16Asm,       // (x, w, y, workspace): output dtype = Input type[2]
+  kAiterGemmAfp4Wfp4,        // MXFP4 x and w packed two per byte: K = 2 * x[1]
+  kAiterBatchedGemmA16Wfp4,  // x[B,M,K] bf16 @ w[B,N,K/2] fp4
+  kAiterBatchedGemmA8W8,     // x[B,M,K] or [M,B,K] @ w[B,N,K] int8/fp8
   // CONV
   kAtenConv,
   kAtenConvBwd,
@@ -54,6 +64,11 @@ enum class ModelClass : std::uint8_t {
   // Elementwise
   kUnaryElementwise,
   kReplicationPad,
+  // Gated activations out = act(x[..., :d]) * x[..., d:] with (out, input) args: silu (5
+  // flops per output element), erf gelu (8), tanh gelu (10).
+  kGatedSilu,
+  kGatedGelu,
+  kGatedGeluTanh,
   kUpsampleNearest,
   kBinaryElementwise,
   // Reductions
@@ -70,6 +85,17 @@ enum class ModelClass : std::uint8_t {
   kRmsNorm,
   kRmsNormBwd,
   kNormOther,  // category only (primus fused_ln_modulate)
+  // Serving-engine RMSNorm kernels (category and sheet "RMSNorm"): aten RMSNorm's formulas on
+  // each kernel's argument layout, plus what it fuses.
+  kRmsNormAiterX0,           // (x, weight, ...)
+  kRmsNormAiterX1,           // (out, x, weight, ...)
+  kRmsNormDynamicQuant,      // + per-token FP8 quant: (out, x, scale, weight, ...)
+  kRmsNormGroupQuant,        // + per-group FP8 quant, group size = Concrete Inputs[5]
+  kRmsNormAddCk,             // + residual add: (out, x, residual_in, residual_out, weight, ...)
+  kRmsNormFp8GroupQuant,     // vLLM: (x, weight, eps, group_size)
+  kRmsNormAddFp8GroupQuant,  // vLLM: (x, residual, weight, eps, group_size)
+  kRmsNormAddPad,            // + residual add, output padded to Concrete Inputs[4]
+  kRmsNormMxfp4Quant,        // + MXFP4 output, optional second input and residual
   // MoE auxiliary kernels (MoE_aux)
   kMoeSortScatterGather,  // aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
   kBiasedGroupedTopk,     // aiter::biased_grouped_topk_hip

@@ -28,6 +28,9 @@ struct ModelInfo {
 // The evidence the inference reads, gathered from the analysis directory.
 struct ModelEvidence {
   std::vector<std::string> modules;  // nn.Module class names (no instance suffix), unique
+  // Model files of a serving engine the call stacks run through (vllm/model_executor/models/
+  // qwen3.py, sglang/srt/models/llama.py -> "qwen3", "llama"), unique.
+  std::vector<std::string> engine_model_files;
   struct Op {
     std::string name;
     std::string input_type;       // e.g. "('c10::BFloat16', 'c10::BFloat16')"
