@@ -93,6 +93,46 @@ TEST_CASE("--fail-on rejects what it cannot read, naming the term", "[report][fa
   CHECK(message(" savings >= 2 ms , idle > 30 % ") == "accepted");
 }
 
+TEST_CASE("--fail-on refuses every operator it does not define instead of reading a value",
+          "[report][fail_on]") {
+  const auto message = [](const std::string& expr) {
+    try {
+      (void)parse_fail_on(expr);
+    } catch (const FailOnError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  // `category==gemm` once parsed as category = "=gemm", which never matched: the gate was off.
+  CHECK(message("category==gemm") ==
+        "--fail-on: 'category==gemm': '==' is not a comparison --fail-on knows (>, >=, <, <=, "
+        "=, !=)");
+  std::size_t refused = 0;
+  for (const std::string op : {"==", "===", "=>", "=<", "<>", "><", ">>", "<<", "!", "!==", "=!",
+                               ">=<", "<=>", "!>", "!<"}) {
+    for (const std::string& term : {"savings" + op + "5%", "category" + op + "gemm"}) {
+      INFO(term);
+      CHECK_THAT(message(term), Catch::Contains("'" + op + "' is not a comparison"));
+      ++refused;
+    }
+  }
+  CHECK(refused == 30);
+  // An operator split by a space, or a second comparison glued into the value.
+  CHECK_THAT(message("savings> =5%"), Catch::Contains("'> =' is not a comparison"));
+  CHECK_THAT(message("category = =gemm"), Catch::Contains("'= =' is not a comparison"));
+  CHECK_THAT(message("category=gemm=x"),
+             Catch::Contains("the value 'gemm=x' holds a comparison character"));
+  CHECK_THAT(message("idle>5%<9%"), Catch::Contains("holds a comparison character"));
+  // What the user typed is quoted with terminal escapes neutralised.
+  CHECK(message("sav\x1b[2Jings>5%").find('\x1b') == std::string::npos);
+  CHECK_THAT(message("sav\x1b[2Jings>5%"), Catch::Contains("unknown key 'sav\\x1b[2Jings'"));
+  // The six operators still parse.
+  for (const char* ok : {"savings>5%", "savings>=5%", "savings<5%", "savings<=5%", "category=gemm",
+                         "category!=gemm"}) {
+    CHECK(message(ok) == "accepted");
+  }
+}
+
 TEST_CASE("diff-findings lists what appeared, vanished and grew by stable id",
           "[report][diff_findings]") {
   const Json old_doc = run_findings(3.343);
