@@ -31,7 +31,8 @@ for t in "${targets[@]}"; do
   else
     # The seed list is written out first: `find | head` would end find with SIGPIPE once the
     # tree holds more than 200 seeds, and pipefail would then stop the whole run.
-    seeds "$t" > "$build/$t.seeds"
+    # The recorded inputs of tests/data/fuzz/<target>/ first (regressions, gzip seeds).
+    { find "tests/data/fuzz/$t" -type f 2>/dev/null; seeds "$t"; } > "$build/$t.seeds"
     head -200 "$build/$t.seeds" | while read -r f; do cp "$f" "$corpus/" 2>/dev/null || true; done
   fi
   log=$build/$t.log

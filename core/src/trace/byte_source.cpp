@@ -96,11 +96,13 @@ class GzipSource final : public ByteSource {
     std::size_t avail_out = out_buf_.size();
     while (avail_out > 0) {
       if (avail_in_ == 0 && !input_eof_) refill();
-      if (avail_in_ == 0 && input_eof_) {
-        if (member_open_) truncated(out_buf_.size() - avail_out);
+      if (avail_in_ == 0 && input_eof_ && !member_open_) {
         done_ = true;
         break;
       }
+      // At the end of the input an open member is still inflated: the inflater may hold input it
+      // has taken but not yet turned into text (ISA-L does), which must come out, whatever the
+      // chunk size, before the stream is called truncated (below).
       member_open_ = true;
       const std::size_t in_before = avail_in_;
       const std::size_t out_before = avail_out;
@@ -130,6 +132,11 @@ class GzipSource final : public ByteSource {
       if (st == InflateStatus::kError) {
         error_ = std::string("corrupt gzip data near compressed byte ") +
                  std::to_string(consumed_ - avail_in_) + ": " + inflater_->message();
+        done_ = true;
+        break;
+      }
+      if (avail_in_ == 0 && input_eof_ && avail_out == out_before) {
+        truncated(out_buf_.size() - avail_out);
         done_ = true;
         break;
       }
