@@ -199,3 +199,19 @@ TEST_CASE("diff-findings prints and writes read-back text safely, refusing what 
   CHECK(r.exit_code == 2);
   CHECK(r.out.empty());
 }
+
+TEST_CASE("loupe validate quotes the validated file with terminal escapes neutralised", "[cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path file = tmp.path() / "kernel_fusion_findings.md";
+  loupe::test::write_text(file,
+                          "## Recommendations\n<!-- impact-begin x=\x1b[2J\x7f -->\n"
+                          "<!-- impact-end -->\n## Detailed Analysis\n");
+  auto r = run_loupe({"validate", file.string(), "--tier", "system"});
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(r.out, Catch::Contains("impact-begin missing kind= attribute: x=\\x1b[2J\\x7f"));
+  CHECK(r.out.find('\x1b') == std::string::npos);
+  r = run_loupe({"validate", file.string(), "--tier", "system", "--json"});
+  CHECK(r.exit_code != 0);
+  CHECK(strict_json(r.out));
+  CHECK_THAT(r.out, Catch::Contains("x=\\u001B[2J"));
+}

@@ -3,11 +3,13 @@
 // valid UTF-8 (no raw bytes that are not, no encoded surrogates: a `\udc00` read from a file) and
 // every number finite (no NaN or Infinity, which Python's json module writes and reads but
 // RFC 8259 and most parsers refuse). A value that is not is refused, with its path, never
-// written. Header-only: the validator, the report code and the CLI share it (docs/report.md).
+// written. Header-only (no fmt call, so any library can use it): the validator, the report code
+// and the CLI share it (docs/report.md).
 #pragma once
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -21,8 +23,10 @@ inline std::string invalid_utf8_reason(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const std::size_t length = utf8_sequence_length(text, i);
     if (length == 0) {
-      return fmt::format("byte 0x{:02x} at offset {} is not valid UTF-8",
-                         static_cast<unsigned char>(text[i]), i);
+      char why[64];
+      std::snprintf(why, sizeof why, "byte 0x%02x at offset %zu is not valid UTF-8",
+                    static_cast<unsigned>(static_cast<unsigned char>(text[i])), i);
+      return why;
     }
     i += length;
   }
@@ -49,7 +53,7 @@ inline std::string strict_json_problem(const Json& value, const std::string& pat
   }
   if (value.is_object()) {
     for (const auto& [key, member] : value.as_object()) {
-      const std::string shown = escape_for_terminal(key);
+      const std::string shown = replace_invalid_utf8(key);  // callers escape for a terminal
       if (std::string why = invalid_utf8_reason(key); !why.empty()) {
         return path + " key '" + shown + "': " + why;
       }
