@@ -5,7 +5,7 @@
 // exactly the sequential reader's (tests/trace/trace_text.hpp's model_dump), or the target aborts.
 // Plain inputs are also wrapped in a gzip member whose trailer is damaged for some inputs (CRC,
 // length) or that is cut short, so that container errors meet JSON errors: the error precedence
-// must not depend on the reader or on how far it read ahead (docs/performance.md, "Errors").
+// must not depend on the reader or on how far it read ahead (docs/performance.md, "Errors of a .json.gz").
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
