@@ -5,7 +5,8 @@
 // exactly the sequential reader's (tests/trace/trace_text.hpp's model_dump), or the target aborts.
 // Plain inputs are also wrapped in a gzip member whose trailer is damaged for some inputs (CRC,
 // length) or that is cut short, so that container errors meet JSON errors: the error precedence
-// must not depend on the reader or on how far it read ahead (docs/performance.md, "Errors of a .json.gz").
+// must not depend on the reader or on how far it read ahead (docs/performance.md, "Errors of a
+// .json.gz").
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -34,8 +35,19 @@ tr::LoadResult load_both_ways(const std::string& bytes, std::size_t size) {
   parallel.parse_block_bytes = 1 + size % 61;
   parallel.chunk_bytes = 1 + size % 29;
   const auto again = tr::load_trace_bytes(bytes, parallel);
-  if (loupe::test::trace::model_dump(again) != loupe::test::trace::model_dump(loaded)) {
-    std::fprintf(stderr, "parallel load differs from the sequential one\n");
+  const std::string want = loupe::test::trace::model_dump(loaded);
+  const std::string got = loupe::test::trace::model_dump(again);
+  if (got != want) {
+    // The first line that differs, to tell the two loads apart at a glance.
+    std::size_t at = 0;
+    while (at < want.size() && at < got.size() && want[at] == got[at]) ++at;
+    const std::size_t line =
+        want.rfind('\n', at) == std::string::npos ? 0 : want.rfind('\n', at) + 1;
+    std::fprintf(
+        stderr,
+        "parallel load differs from the sequential one:\n  sequential: %s\n  parallel:   %s\n",
+        want.substr(line, want.find('\n', line) - line).c_str(),
+        got.substr(line, got.find('\n', line) - line).c_str());
     std::abort();
   }
   return loaded;

@@ -238,7 +238,7 @@ TEST_CASE("parallel parse: a corrupt gzip gives one error, whichever reader and 
           tr::LoadOptions options;
           options.parse_threads = threads;
           options.parse_block_bytes = block;
-          options.chunk_bytes = 997;
+          options.chunk_bytes = read_ahead ? 997 : 7;
           options.read_ahead = read_ahead;
           CHECK(model_dump(tr::load_trace_bytes(c.bytes, options)) == dump);
           ++compared;
