@@ -80,9 +80,9 @@ unsigned parse_threads(const LoadOptions& options) {
 }
 
 // The load's error, by one rule whichever reader parsed traceEvents and however far it read
-// ahead (docs/performance.md, "Errors of a .json.gz"): a gzip container is read to its end once the JSON text
-// has ended or failed, so its own error (truncated, corrupt data, CRC or length mismatch) is
-// always known, and it wins over the JSON error it may have caused. The offset stays the JSON
+// ahead (docs/performance.md, "Errors of a .json.gz"): a gzip container is read to its end once the
+// JSON text has ended or failed, so its own error (truncated, corrupt data, CRC or length mismatch)
+// is always known, and it wins over the JSON error it may have caused. The offset stays the JSON
 // error's (the first byte that could not be used), else it is where the inflated text ended; a
 // JSON error before that end is kept in the message.
 std::optional<LoadError> settle_error(std::optional<LoadError> json_error, ProgressSource& source) {
