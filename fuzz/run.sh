@@ -11,7 +11,8 @@ shift || true
 build=${LOUPE_FUZZ_BUILD:-build/fuzz}  # a copy of the fuzz build, for long campaigns
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(fuzz_trace_loader fuzz_csv_table fuzz_analysis_json
-                                     fuzz_py_literal fuzz_findings_validator fuzz_findings_renderer)
+                                     fuzz_py_literal fuzz_findings_validator fuzz_findings_renderer
+                                     fuzz_findings_diff)
 seeds() {
   case "$1" in
     fuzz_trace_loader) find tests/data -name '*.json' -size -200k | grep -v metrics ;;
@@ -20,6 +21,7 @@ seeds() {
     fuzz_py_literal) printf '%s\n' "((1, 2), (3,))" "[[1,2],[]]" "('bf16', None)" "{'a': 1.5e3}" ;;
     fuzz_findings_validator) find tests/data -name '*.md' -size -200k ;;
     fuzz_findings_renderer) find tests/data -name '*findings*.json' -size -200k ;;
+    fuzz_findings_diff) find tests/data -name 'findings.json' -size -200k ;;
   esac
 }
 status=0
@@ -31,7 +33,8 @@ for t in "${targets[@]}"; do
   else
     # The seed list is written out first: `find | head` would end find with SIGPIPE once the
     # tree holds more than 200 seeds, and pipefail would then stop the whole run.
-    seeds "$t" > "$build/$t.seeds"
+    # The recorded inputs of tests/data/fuzz/<target>/ first (regressions, gzip seeds).
+    { find "tests/data/fuzz/$t" -type f 2>/dev/null; seeds "$t"; } > "$build/$t.seeds"
     head -200 "$build/$t.seeds" | while read -r f; do cp "$f" "$corpus/" 2>/dev/null || true; done
   fi
   log=$build/$t.log

@@ -9,6 +9,7 @@
 #include "loupe/core/model.hpp"
 #include "loupe/core/report/findings_diff.hpp"
 #include "loupe/core/report/run_findings.hpp"
+#include "loupe/core/strict_json.hpp"
 #include "loupe/core/text_escape.hpp"
 
 namespace loupe::cli {
@@ -24,7 +25,8 @@ bool load(const std::string& argument, const char* which, Json& out) {
   if (fs::is_directory(path, ec)) path /= core::kRunFindingsFile;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    std::cerr << "loupe diff-findings: " << which << ": cannot read " << path.string()
+    std::cerr << "loupe diff-findings: " << which << ": cannot read "
+              << core::escape_for_terminal(path.string())
               << (fs::exists(path, ec) ? ""
                                        : " (no such file; give a findings.json or the -o "
                                          "directory of a loupe analyze run)")
@@ -36,8 +38,14 @@ bool load(const std::string& argument, const char* which, Json& out) {
   try {
     out = core::to_owned_json(*core::parse_json_document(text.str()));
   } catch (const std::exception& e) {
-    std::cerr << "loupe diff-findings: " << which << ": " << path.string()
-              << " is not JSON: " << e.what() << "\n";
+    std::cerr << "loupe diff-findings: " << which << ": "
+              << core::escape_for_terminal(path.string()) << " is not JSON: " << e.what() << "\n";
+    return false;
+  }
+  // Checked before any work: what the diff compares and prints must be valid text and numbers.
+  if (const std::string why = core::findings_diff_input_problem(out); !why.empty()) {
+    std::cerr << "loupe diff-findings: " << which << " " << why << " ("
+              << core::escape_for_terminal(path.string()) << ")\n";
     return false;
   }
   return true;
@@ -53,7 +61,9 @@ std::string ms(const std::optional<double>& v) {
 void print_list(const char* heading, const std::vector<core::FindingChange>& changes, bool grew) {
   std::cout << heading << " (" << changes.size() << ")\n";
   for (const auto& c : changes) {
-    std::cout << "  " << c.id << "\t" << c.category << "\t";
+    // Every field comes from a file: each is printed with terminal escapes neutralised.
+    std::cout << "  " << core::escape_for_terminal(c.id) << "\t"
+              << core::escape_for_terminal(c.category) << "\t";
     if (grew) {
       std::cout << ms(c.old_saving_ms) << " -> " << ms(c.new_saving_ms);
     } else {
@@ -117,7 +127,13 @@ int run_diff_findings(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (vm.count("json") > 0) {
-    std::cout << dump_python_json(core::findings_diff_json(diff), 2, false) << "\n";
+    const core::StrictJson json = core::dump_strict_json(core::findings_diff_json(diff), 2);
+    if (!json.error.empty()) {  // not reached: the inputs were checked when loaded
+      std::cerr << "loupe diff-findings: cannot write JSON: "
+                << core::escape_for_terminal(json.error) << "\n";
+      return kExitUsage;
+    }
+    std::cout << json.text << "\n";
   } else {
     print_list("Appeared", diff.appeared, false);
     print_list("Vanished", diff.vanished, false);

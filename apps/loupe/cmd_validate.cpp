@@ -7,11 +7,26 @@
 #include <rapidjson/document.h>
 
 #include "cli_common.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/core/validator.hpp"
 
 namespace loupe::cli {
 
 namespace {
+
+// The text verdict with what its errors quote from the validated file (control characters,
+// bytes that are not UTF-8) escaped for the terminal, line by line.
+std::string for_terminal(const std::string& text) {
+  std::string out;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = text.find('\n', start);
+    out += core::escape_for_terminal(text.substr(start, end - start));
+    if (end == std::string::npos) break;
+    out += '\n';
+    start = end + 1;
+  }
+  return out;
+}
 
 std::optional<core::Scope> parse_scope(const std::string& text) {
   if (text == "standalone") return core::Scope::Standalone;
@@ -108,7 +123,7 @@ int run_validate(const std::vector<std::string>& args) {
     } else if (result.passed) {
       std::cout << "PASS: Report is valid\n";
     } else {
-      std::cout << core::format_validation_text(result);
+      std::cout << for_terminal(core::format_validation_text(result));
     }
     if (result.io_error) return kExitUsage;
     return result.passed ? kExitOk : kExitFindings;
@@ -126,7 +141,7 @@ int run_validate(const std::vector<std::string>& args) {
       core::validate_findings_file(vm["file"].as<std::string>(), vm["tier"].as<std::string>(),
                                    scope.value_or(core::Scope::Standalone), mode);
   std::cout << (json ? core::format_validation_json(result) + "\n"
-                     : core::format_validation_text(result));
+                     : for_terminal(core::format_validation_text(result)));
   if (result.io_error) return kExitUsage;
   return result.passed ? kExitOk : kExitFindings;
 }

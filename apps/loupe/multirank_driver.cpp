@@ -26,6 +26,7 @@
 #include "loupe/core/report/rank_set_findings.hpp"
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/run_outputs.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/core/validator.hpp"
 #include "loupe/json_value.hpp"
 #include "multirank_files.hpp"
@@ -373,8 +374,9 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
   if (vm.count("rank-regex") > 0) request.rank_regex = vm["rank-regex"].as<std::string>();
   if (vm.count("world-size") > 0) {
     const int world = vm["world-size"].as<int>();
-    if (world < 1 || world > 1'000'000) {
-      std::cerr << "loupe analyze: --world-size must be a positive number of ranks\n";
+    if (world < 1 || world > kMaxWorldSize) {
+      std::cerr << "loupe analyze: --world-size must be a number of ranks from 1 to "
+                << kMaxWorldSize << "\n";
       return kExitUsage;
     }
     request.world_size = world;
@@ -389,7 +391,7 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
   }
   const RankFiles files = resolve_rank_files(request);
   if (!files.error.empty()) {
-    std::cerr << "loupe analyze: " << files.error << "\n";
+    std::cerr << "loupe analyze: " << core::escape_for_terminal(files.error) << "\n";
     return kExitUsage;
   }
   for (const fs::path& trace : files.by_rank) {

@@ -6,6 +6,9 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <string_view>
+
+#include "loupe/core/text_escape.hpp"
 
 namespace loupe::cli {
 
@@ -107,13 +110,71 @@ std::pair<std::string, std::size_t> rank_group(const std::string& regex) {
   return {out, named != 0 ? named : 1};
 }
 
+// At most this many ranks or ranges are named in one message; the rest are counted.
+constexpr std::size_t kListedAtMost = 10;
+
 std::string join(const std::vector<int>& ranks) {
   std::string out;
-  for (const int r : ranks) out += (out.empty() ? "" : ", ") + std::to_string(r);
+  for (std::size_t i = 0; i < ranks.size() && i < kListedAtMost; ++i) {
+    out += (out.empty() ? "" : ", ") + std::to_string(ranks[i]);
+  }
+  if (ranks.size() > kListedAtMost) {
+    out += " and " + std::to_string(ranks.size() - kListedAtMost) + " more";
+  }
+  return out;
+}
+
+// The ranks below `world` that hold no file, as ranges ("2", "5-9"), the first kListedAtMost of
+// them, then how many ranks are missing in all. Walks the found ranks, never the world.
+std::string missing_ranks(const std::map<int, std::vector<std::string>>& by_rank, int world) {
+  std::string out;
+  std::size_t ranges = 0;
+  const auto add = [&](int from, int to) {
+    if (from > to) return;
+    if (++ranges > kListedAtMost) return;
+    out += (out.empty() ? "" : ", ") + std::to_string(from) +
+           (to > from ? "-" + std::to_string(to) : std::string());
+  };
+  int next = 0;
+  for (const auto& [rank, paths] : by_rank) {
+    add(next, rank - 1);
+    next = rank + 1;
+  }
+  add(next, world - 1);
+  if (ranges > kListedAtMost) {
+    const auto missing = static_cast<long long>(world) - static_cast<long long>(by_rank.size());
+    out += ", ... (" + std::to_string(missing) + " ranks missing in all, in " +
+           std::to_string(ranges) + " ranges)";
+  }
   return out;
 }
 
 }  // namespace
+
+RankNumber parse_rank_number(std::string_view text) {
+  RankNumber result;
+  const auto shown = [&] {
+    return "'" + core::escape_for_terminal(text.substr(0, 24)) + (text.size() > 24 ? "...'" : "'");
+  };
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string_view::npos) {
+    result.error = "the rank in the file name, " + shown() + ", is not a decimal number";
+    return result;
+  }
+  // Leading zeros aside, a rank below kMaxWorldSize has at most 6 digits: longer text is
+  // refused before it is converted, so no value of any length can overflow.
+  const std::string_view digits = text.substr(std::min(text.find_first_not_of('0'), text.size()));
+  long long value = 0;
+  if (digits.size() <= 7) {
+    for (const char c : digits) value = value * 10 + (c - '0');
+  }
+  if (digits.size() > 7 || value >= kMaxWorldSize) {
+    result.error = "rank " + shown() + " is too large: ranks must be below " +
+                   std::to_string(kMaxWorldSize) + " (the largest world size Loupe accepts)";
+    return result;
+  }
+  result.rank = static_cast<int>(value);
+  return result;
+}
 
 RankFiles resolve_rank_files(const RankFileRequest& request) {
   RankFiles result;
@@ -167,11 +228,12 @@ RankFiles resolve_rank_files(const RankFileRequest& request) {
       unmatched.push_back(path);
       continue;
     }
-    try {
-      by_rank[std::stoi(m[group].str())].push_back(path);
-    } catch (const std::exception&) {
-      unmatched.push_back(path);
+    const RankNumber rank = parse_rank_number(m[group].str());
+    if (!rank.error.empty()) {
+      result.error = path + ": " + rank.error;
+      return result;
     }
+    by_rank[rank.rank].push_back(path);
   }
   if (by_rank.empty()) {
     result.error = std::to_string(matches.size()) + " file(s) match " + pattern +
@@ -196,12 +258,8 @@ RankFiles resolve_rank_files(const RankFileRequest& request) {
                    ") outside --world-size " + std::to_string(world);
     return result;
   }
-  std::vector<int> missing;
-  for (int r = 0; r < world; ++r) {
-    if (by_rank.count(r) == 0) missing.push_back(r);
-  }
-  if (!missing.empty()) {
-    result.error = "no trace for rank(s) " + join(missing) + " of world size " +
+  if (by_rank.size() < static_cast<std::size_t>(world)) {
+    result.error = "no trace for rank(s) " + missing_ranks(by_rank, world) + " of world size " +
                    std::to_string(world) + " (files matching " + pattern + ")";
     return result;
   }

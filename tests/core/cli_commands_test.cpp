@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <map>
 
+#include <rapidjson/document.h>
+
 #include "cli_runner.hpp"
 #include "loupe/abi.h"
 #include "loupe/core/model.hpp"
@@ -117,4 +119,99 @@ TEST_CASE("loupe validate survives a metrics file nested a million levels deep",
   const auto r = run_loupe({"validate", md.string(), "--tier", "system"});
   CHECK((r.exit_code == 0 || r.exit_code == 1));
   CHECK_THAT(r.out, Catch::StartsWith("PASS") || Catch::StartsWith("FAIL"));
+}
+
+namespace {
+
+// A findings.json with one finding; `id`, `category` and `title` are JSON text put in as is
+// (escapes included), `mid` the mid saving's JSON text.
+std::string one_finding(const std::string& id, const std::string& category,
+                        const std::string& title, const std::string& mid) {
+  return R"({"schema": "loupe.run_findings/2", "run": {}, "findings": [{"id": ")" + id +
+         R"(", "priority": 1, "category": ")" + category + R"(", "tier": "compute", "title": ")" +
+         title + R"(", "saving_ms": {"low": 1.0, "mid": )" + mid + R"(, "high": 3.0}}]})";
+}
+
+// True when `text` is JSON that a strict RFC 8259 parser reads: valid UTF-8 (checked by
+// RapidJSON's encoding validation), no NaN / Infinity (refused without kParseNanAndInfFlag).
+bool strict_json(const std::string& text) {
+  rapidjson::Document doc;
+  doc.Parse<rapidjson::kParseValidateEncodingFlag>(text.c_str(), text.size());
+  return !doc.HasParseError();
+}
+
+}  // namespace
+
+TEST_CASE("diff-findings prints and writes read-back text safely, refusing what it cannot write",
+          "[cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path old_file = tmp.path() / "old.json";
+  const fs::path new_file = tmp.path() / "new.json";
+  loupe::test::write_text(old_file, one_finding("gemm-1", "gemm", "GEMMs", "2.0"));
+
+  // Terminal escapes in every printed field: neutralised in the text, escaped in the JSON.
+  loupe::test::write_text(new_file, one_finding("x-\\u001b[2J", "\\u001b]0;owned\\u0007",
+                                                "t\\u001b[31mred \\u00e9", "2.0"));
+  auto r = run_loupe({"diff-findings", old_file.string(), new_file.string()});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("x-\\x1b[2J") && Catch::Contains("\\x1b]0;owned\\x07") &&
+                        Catch::Contains("t\\x1b[31mred \xc3\xa9"));
+  CHECK(r.out.find('\x1b') == std::string::npos);
+  CHECK(r.out.find('\x07') == std::string::npos);
+  r = run_loupe({"diff-findings", old_file.string(), new_file.string(), "--json"});
+  CHECK(r.exit_code == 0);
+  CHECK(strict_json(r.out));
+  CHECK_THAT(r.out, Catch::Contains(R"("id": "x-\u001b[2J")") &&
+                        Catch::Contains("red \xc3\xa9"));  // UTF-8 kept as UTF-8
+
+  // Text that is not UTF-8 (a raw byte, an encoded lone surrogate) and non-finite savings:
+  // exit 2 naming the file and the value, before anything is printed.
+  struct Bad {
+    std::string document;
+    std::string says;
+  };
+  const std::vector<Bad> bad = {
+      {one_finding("gemm-1", "gemm", "bad \xff byte", "2.0"),
+       "NEW has findings[0].title with invalid text: byte 0xff at offset 4 is not valid UTF-8"},
+      {one_finding("gemm-\xed\xb0\x80", "gemm", "GEMMs", "2.0"),
+       "NEW has findings[0].id with invalid text: byte 0xed at offset 5"},
+      {one_finding("gemm-1", "ge\xc3", "GEMMs", "2.0"), "findings[0].category with invalid text"},
+      {one_finding("gemm-1", "gemm", "GEMMs", "NaN"),
+       "NEW has findings[0].saving_ms.mid = NaN, not a finite number of ms"},
+      {one_finding("gemm-1", "gemm", "GEMMs", "Infinity"), "saving_ms.mid = Infinity"},
+      {one_finding("gemm-1", "gemm", "GEMMs", "-Infinity"), "saving_ms.mid = -Infinity"},
+  };
+  for (const Bad& b : bad) {
+    INFO(b.says);
+    loupe::test::write_text(new_file, b.document);
+    for (const bool json : {false, true}) {
+      std::vector<std::string> args = {"diff-findings", old_file.string(), new_file.string()};
+      if (json) args.emplace_back("--json");
+      r = run_loupe(args);
+      CHECK(r.exit_code == 2);
+      CHECK(r.out.empty());
+      CHECK_THAT(r.err, Catch::Contains(b.says) && Catch::Contains(new_file.string()));
+    }
+  }
+  // A JSON \udc00 escape (a lone surrogate) is refused too, by the parser or by the check.
+  loupe::test::write_text(new_file, one_finding("gemm-1", "gemm", "lone \\udc00", "2.0"));
+  r = run_loupe({"diff-findings", old_file.string(), new_file.string(), "--json"});
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("loupe validate quotes the validated file with terminal escapes neutralised", "[cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path file = tmp.path() / "kernel_fusion_findings.md";
+  loupe::test::write_text(file,
+                          "## Recommendations\n<!-- impact-begin x=\x1b[2J\x7f -->\n"
+                          "<!-- impact-end -->\n## Detailed Analysis\n");
+  auto r = run_loupe({"validate", file.string(), "--tier", "system"});
+  CHECK(r.exit_code != 0);
+  CHECK_THAT(r.out, Catch::Contains("impact-begin missing kind= attribute: x=\\x1b[2J\\x7f"));
+  CHECK(r.out.find('\x1b') == std::string::npos);
+  r = run_loupe({"validate", file.string(), "--tier", "system", "--json"});
+  CHECK(r.exit_code != 0);
+  CHECK(strict_json(r.out));
+  CHECK_THAT(r.out, Catch::Contains("x=\\u001B[2J"));
 }

@@ -1,5 +1,7 @@
 // --fail-on expressions (core/src/report/fail_on.cpp) and diff-findings
 // (core/src/report/findings_diff.cpp) on findings.json documents built here.
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -8,6 +10,7 @@
 #include "loupe/core/model.hpp"
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/report/findings_diff.hpp"
+#include "loupe/core/strict_json.hpp"
 
 using loupe::Json;
 using namespace loupe::core;
@@ -111,6 +114,46 @@ TEST_CASE("--fail-on rejects what it cannot read, naming the term", "[report][fa
   CHECK(message(" savings >= 2 ms , idle > 30 % ") == "accepted");
 }
 
+TEST_CASE("--fail-on refuses every operator it does not define instead of reading a value",
+          "[report][fail_on]") {
+  const auto message = [](const std::string& expr) {
+    try {
+      (void)parse_fail_on(expr);
+    } catch (const FailOnError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  // `category==gemm` once parsed as category = "=gemm", which never matched: the gate was off.
+  CHECK(message("category==gemm") ==
+        "--fail-on: 'category==gemm': '==' is not a comparison --fail-on knows (>, >=, <, <=, "
+        "=, !=)");
+  std::size_t refused = 0;
+  for (const std::string op : {"==", "===", "=>", "=<", "<>", "><", ">>", "<<", "!", "!==", "=!",
+                               ">=<", "<=>", "!>", "!<"}) {
+    for (const std::string& term : {"savings" + op + "5%", "category" + op + "gemm"}) {
+      INFO(term);
+      CHECK_THAT(message(term), Catch::Contains("'" + op + "' is not a comparison"));
+      ++refused;
+    }
+  }
+  CHECK(refused == 30);
+  // An operator split by a space, or a second comparison glued into the value.
+  CHECK_THAT(message("savings> =5%"), Catch::Contains("'> =' is not a comparison"));
+  CHECK_THAT(message("category = =gemm"), Catch::Contains("'= =' is not a comparison"));
+  CHECK_THAT(message("category=gemm=x"),
+             Catch::Contains("the value 'gemm=x' holds a comparison character"));
+  CHECK_THAT(message("idle>5%<9%"), Catch::Contains("holds a comparison character"));
+  // What the user typed is quoted with terminal escapes neutralised.
+  CHECK(message("sav\x1b[2Jings>5%").find('\x1b') == std::string::npos);
+  CHECK_THAT(message("sav\x1b[2Jings>5%"), Catch::Contains("unknown key 'sav\\x1b[2Jings'"));
+  // The six operators still parse.
+  for (const char* ok : {"savings>5%", "savings>=5%", "savings<5%", "savings<=5%", "category=gemm",
+                         "category!=gemm"}) {
+    CHECK(message(ok) == "accepted");
+  }
+}
+
 TEST_CASE("diff-findings lists what appeared, vanished and grew by stable id",
           "[report][diff_findings]") {
   const Json old_doc = run_findings(3.343);
@@ -139,4 +182,50 @@ TEST_CASE("diff-findings lists what appeared, vanished and grew by stable id",
 
   CHECK_THROWS_WITH(diff_findings(parse(R"({"schema": "other"})"), old_doc, 10.0),
                     Catch::Contains("OLD is not a loupe.run_findings/2 document"));
+}
+
+TEST_CASE("the strict JSON writer refuses non-finite numbers and text that is not UTF-8",
+          "[report][diff_findings]") {
+  Json ok = Json::object();
+  ok["id"] = std::string("caf\xc3\xa9 \x1b[2J");
+  ok["n"] = 1.5;
+  ok["list"] = Json::array();
+  ok["list"].push_back(Json(-0.0));
+  const StrictJson written = dump_strict_json(ok, -1);
+  CHECK(written.error.empty());
+  CHECK(written.text == "{\"id\": \"caf\xc3\xa9 \\u001b[2J\", \"n\": 1.5, \"list\": [-0.0]}");
+
+  const auto refused = [](const Json& value) { return dump_strict_json(value).error; };
+  const auto in_list = [](Json value) {
+    Json doc = Json::object();
+    doc["grew"] = Json::array();
+    doc["grew"].push_back(Json::object());
+    doc["grew"].as_array()[0]["title"] = std::move(value);
+    return doc;
+  };
+  CHECK(refused(in_list(Json(std::nan("")))) == "$.grew[0].title is NaN, not a finite number");
+  CHECK(refused(in_list(Json(-std::numeric_limits<double>::infinity()))) ==
+        "$.grew[0].title is infinite, not a finite number");
+  CHECK(refused(in_list(Json(std::string("a\xff")))) ==
+        "$.grew[0].title: byte 0xff at offset 1 is not valid UTF-8");
+  // An encoded surrogate (what a JSON \udc00 becomes), an overlong form, a cut sequence.
+  for (const char* bad : {"\xed\xb0\x80", "\xc0\xaf", "\xe2\x82", "\xf4\x90\x80\x80"}) {
+    INFO(bad);
+    CHECK_THAT(refused(in_list(Json(std::string(bad)))),
+               Catch::Contains("at offset 0 is not valid UTF-8"));
+  }
+  Json bad_key = Json::object();
+  bad_key[std::string("k\xff")] = 1;
+  CHECK_THAT(refused(bad_key), Catch::Contains("$ key 'k\xef\xbf\xbd': byte 0xff at offset 1"));
+  CHECK(dump_strict_json(in_list(Json(std::nan("")))).text.empty());
+
+  // diff_findings itself refuses such documents (the CLI checks them first, naming the file).
+  const Json good = run_findings();
+  CHECK(findings_diff_input_problem(good).empty());
+  const Json nan_mid = parse(R"({"schema": "loupe.run_findings/2", "findings": [
+      {"id": "a", "saving_ms": {"mid": NaN}}]})");
+  CHECK(findings_diff_input_problem(nan_mid) ==
+        "has findings[0].saving_ms.mid = NaN, not a finite number of ms");
+  CHECK_THROWS_WITH(diff_findings(good, nan_mid, 10.0),
+                    Catch::Contains("NEW has findings[0].saving_ms.mid = NaN"));
 }

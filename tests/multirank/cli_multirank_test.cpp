@@ -19,6 +19,7 @@ namespace fs = std::filesystem;
 using loupe::test::read_text;
 using loupe::test::run_loupe;
 using loupe::test::TempDir;
+using loupe::test::write_text;
 
 namespace {
 
@@ -84,6 +85,74 @@ TEST_CASE("rank sets with a missing, duplicate or out-of-range rank are refused 
   r = run_loupe({"analyze", "--world-size", "4", "--trace", "x.json", "-o", out.string()});
   CHECK(r.exit_code == 2);
   CHECK(r.err.find("--world-size applies to --trace-glob") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("rank numbers: one bounded rule, huge ranks refused naming the file, short messages",
+          "[multirank][cli]") {
+  // Empty files: the rank set is refused before any file is read.
+  TempDir tmp;
+  const fs::path traces = tmp.path() / "traces";
+  fs::create_directories(traces);
+  const fs::path out = tmp.path() / "out";
+  const auto touch = [&](const std::string& rank) {
+    write_text(traces / ("rank" + rank + "_trace.json"), "");
+  };
+  const auto analyze = [&](std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"analyze", "--trace-glob",
+                                     (traces / "rank*_trace.json").string(), "-o", out.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_loupe(args);
+  };
+  touch("0");
+  // Near INT_MAX (once a 2^31-entry vector of missing ranks, or a signed overflow of the world
+  // size), 10^7 (once an 89 MB message), 2^32 (once dropped silently, exit 0), 60 digits.
+  for (const std::string& rank : std::vector<std::string>{
+           "2147483647", "2147483646", "10000000", "4294967296", "1000000", std::string(60, '9')}) {
+    INFO(rank);
+    touch(rank);
+    const auto r = analyze();
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("rank" + rank.substr(0, 20)));  // names the file
+    CHECK_THAT(r.err, Catch::Contains("is too large: ranks must be below 1000000"));
+    CHECK(r.err.size() < 600);
+    CHECK_FALSE(fs::exists(out));
+    fs::remove(traces / ("rank" + rank + "_trace.json"));
+  }
+  // The largest rank accepted: one missing range, named as a range.
+  touch("999999");
+  auto r = analyze();
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no trace for rank(s) 1-999998 of world size 1000000"));
+  CHECK(r.err.size() < 600);
+  // Many gaps: the first ten ranges, then the totals.
+  for (int rank = 2; rank <= 40; rank += 2) touch(std::to_string(rank));
+  r = analyze();
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no trace for rank(s) 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, "
+                                    "... (999978 ranks missing in all, in 21 ranges)"));
+  CHECK(r.err.size() < 600);
+  fs::remove(traces / "rank999999_trace.json");
+  r = analyze({"--world-size", "7"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("rank(s) 8, 10, 12, 14, 16, 18, 20, 22, 24, 26 and 7 more"));
+  CHECK(r.err.size() < 600);
+  // --world-size out of its range, or not an int.
+  for (const std::string& world :
+       std::vector<std::string>{"-2147483648", "0", "1000001", "2147483648", "4294967296"}) {
+    INFO(world);
+    r = analyze({"--world-size", world});
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::Contains("world-size"));
+  }
+  // A --rank-regex group that matched text other than digits is refused, not read as its prefix.
+  for (int rank = 2; rank <= 40; rank += 2)
+    fs::remove(traces / ("rank" + std::to_string(rank) + "_trace.json"));
+  write_text(traces / "rank1x_trace.json", "");
+  r = analyze({"--rank-regex", "rank(.+)_trace"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("rank1x_trace.json: the rank in the file name, '1x', is not a "
+                                    "decimal number"));
   CHECK_FALSE(fs::exists(out));
 }
 

@@ -186,6 +186,79 @@ TEST_CASE("parallel parse: errors and truncation late in the array", "[trace][pa
   }
 }
 
+TEST_CASE("parallel parse: a corrupt gzip gives one error, whichever reader and read-ahead",
+          "[trace][parallel]") {
+  // The container's error (CRC, length, corrupt or truncated deflate data) wins over the JSON
+  // error it may have caused, and is always known: the gzip stream is read to its end once the
+  // JSON text ended or failed. It once depended on how far the reader had read ahead (the
+  // parallel reader reported the CRC, the sequential one the JSON error at the same byte).
+  const std::string text = generated_trace(400, Style{"    ", false});
+  const std::size_t late = text.find("\"External id\": 300,");
+  REQUIRE(late != std::string::npos);
+  const std::string bad_json = std::string(text).replace(late, 13, "\"External id\" 500");
+  const auto with_bad_crc = [](std::string gz) {
+    gz[gz.size() - 8] = static_cast<char>(gz[gz.size() - 8] ^ 0x55);
+    return gz;
+  };
+  const auto with_bad_length = [](std::string gz) {
+    gz[gz.size() - 2] = static_cast<char>(gz[gz.size() - 2] ^ 0x01);
+    return gz;
+  };
+  struct Case {
+    const char* name;
+    std::string bytes;
+    const char* message;  // what the error says, whatever the reader
+  };
+  std::string cut = gzip(text);
+  cut.resize(cut.size() / 2);
+  std::string flipped = gzip(text);
+  for (std::size_t i = flipped.size() * 3 / 4; i < flipped.size() * 3 / 4 + 16; ++i) {
+    flipped[i] = static_cast<char>(flipped[i] ^ 0xa5);
+  }
+  const std::vector<Case> cases = {
+      {"bad JSON, bad CRC", with_bad_crc(gzip(bad_json)), "incorrect data check"},
+      {"good JSON, bad CRC", with_bad_crc(gzip(text)), "incorrect data check"},
+      {"bad JSON, bad length", with_bad_length(gzip(bad_json)), "incorrect"},  // zlib: length
+      {"truncated stream", cut, "truncated gzip stream"},
+      {"corrupt deflate data", flipped, "gzip"},
+      {"bad JSON, good gzip", gzip(bad_json), "Missing a colon"},
+  };
+  std::size_t compared = 0;
+  for (const Case& c : cases) {
+    INFO(c.name);
+    tr::LoadOptions sequential;
+    sequential.parse_threads = 1;
+    const tr::LoadResult expected = tr::load_trace_bytes(c.bytes, sequential);
+    REQUIRE(expected.error);
+    CHECK_THAT(expected.error->message, Catch::Contains(c.message));
+    const std::string dump = model_dump(expected);
+    for (const unsigned threads : {1u, 2u, 3u}) {
+      for (const std::size_t block : {std::size_t{1000}, std::size_t{4096}, std::size_t{1} << 20}) {
+        for (const bool read_ahead : {true, false}) {
+          tr::LoadOptions options;
+          options.parse_threads = threads;
+          options.parse_block_bytes = block;
+          options.chunk_bytes = read_ahead ? 997 : 7;
+          options.read_ahead = read_ahead;
+          CHECK(model_dump(tr::load_trace_bytes(c.bytes, options)) == dump);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared == 6 * 18);
+  // Both problems are named: the container's first, then where the JSON text already failed.
+  tr::LoadOptions one;
+  one.parse_threads = 1;
+  const auto both = tr::load_trace_bytes(with_bad_crc(gzip(bad_json)), one);
+  REQUIRE(both.error);
+  const std::size_t colon = late + std::string("\"External id\" ").size();  // where `:` is missing
+  CHECK(both.error->offset == colon);
+  CHECK_THAT(both.error->message,
+             Catch::Contains("the JSON text inflated before it is invalid at byte " +
+                             std::to_string(colon)));
+}
+
 TEST_CASE("parallel parse: small and odd arrays", "[trace][parallel]") {
   const std::string ev = R"({"ph":"X","cat":"cpu_op","name":"a","pid":1,"tid":1,"ts":1,"dur":2})";
   for (const std::string& text : std::vector<std::string>{

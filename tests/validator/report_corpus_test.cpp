@@ -2,6 +2,7 @@
 // tests/data/report_cases (good and broken reports, tests/tools/make_report_cases.py) with the
 // verdicts TraceLens's own code gave (expected.json). Without the pack, Loupe's port must give
 // the recorded verdicts; with it, TraceLens's code is run again to prove they are its own.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -84,6 +85,75 @@ TEST_CASE("the report validator names what it checks in TraceLens's words", "[re
   REQUIRE_FALSE(result.passed);
   REQUIRE(result.errors == std::vector<std::string>{
                                "R3: P-item marker #2 mid=0.92 != findings[1].impact_score=0.82"});
+}
+
+namespace {
+
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("tens of thousands of unmatched top_ops markers: the same verdict, one linear pass",
+          "[report]") {
+  // The top_ops block was looked for with one end-marker search per begin marker, each to the
+  // end of the file when none followed (60,000 markers: over a minute). The verdicts below are
+  // the regex's: the first begin marker that has an end marker after it gives the block.
+  const fs::path base = corpus_dir() / "r4_top_ops_rows";
+  const std::string report = loupe::test::read_text(base / "analysis.md");
+  const std::string own_block = "<!-- impact-begin kind=top_ops -->";
+  REQUIRE(occurrences(report, own_block) == 1);
+  const std::string r4 =
+      "R4: Top Operations table has 2 data rows but priority_data.json::"
+      "priorities has 3 entries";
+  const auto repeat = [](const std::string& s, std::size_t n) {
+    std::string out;
+    for (std::size_t i = 0; i < n; ++i) out += s;
+    return out;
+  };
+  struct Variant {
+    const char* name;
+    std::string text;
+    bool r4_expected;
+    bool passes = false;
+  };
+  std::string without_block = report;
+  without_block.replace(without_block.find(own_block), own_block.size(), "<!-- note -->");
+  const std::vector<Variant> variants = {
+      // After the report's own block: that block is still the one checked.
+      {"closed begins after", report + repeat(own_block + "\n", 60000), true},
+      // No block before them: none has an end marker after it, so there is no block to check.
+      {"closed begins, no block", without_block + repeat(own_block + "\n", 60000), false},
+      {"begins without '>'", without_block + repeat("<!-- impact-begin kind=top_ops\n", 60000),
+       false},
+      {"begins sharing one '-->'",
+       without_block + repeat("<!-- impact-begin kind=top_ops <!-- impact-begin x ", 30000) +
+           "-->\n",
+       false, true},  // one begin marker (up to the '-->') for the one end: nothing to report
+      // Begins before the block whose '-->' is the block's: the first of them opens the block.
+      {"begins sharing the block's '-->'",
+       repeat("<!-- impact-begin x kind=top_ops ", 30000) + report, true},
+  };
+  std::size_t checked = 0;
+  for (const Variant& v : variants) {
+    INFO(v.name);
+    loupe::test::TempDir tmp;
+    loupe::test::copy_tree(base, tmp.path() / "case");
+    loupe::test::write_text(tmp.path() / "case" / "analysis.md", v.text);
+    const auto result =
+        loupe::core::validate_report(tmp.path() / "case", loupe::core::Scope::Standalone);
+    CHECK_FALSE(result.io_error);
+    CHECK(result.passed == v.passes);
+    const bool has_r4 =
+        std::find(result.errors.begin(), result.errors.end(), r4) != result.errors.end();
+    CHECK(has_r4 == v.r4_expected);
+    CHECK(result.errors.size() <= 4);  // one pairing error, not one per marker
+    ++checked;
+  }
+  CHECK(checked == 5);
 }
 
 TEST_CASE("the recorded verdicts are what TraceLens's validate_report returns", "[report][pack]") {

@@ -178,6 +178,11 @@ TEST_CASE("formatting of results", "[validator][api]") {
   CHECK(format_validation_text(fail) == "FAIL:\n  - a \"quoted\" \u2014 error\n  - second\n");
   CHECK(format_validation_json(fail) ==
         "{\"passed\":false,\"errors\":[\"a \\\"quoted\\\" \u2014 error\",\"second\"]}");
+  // Errors quote the validated file: bytes that are not UTF-8 never reach the JSON.
+  fail.errors = {"unknown kind=\xff\xed\xb0\x80 \x1b[2J"};
+  CHECK(format_validation_json(fail) ==
+        "{\"passed\":false,\"errors\":[\"unknown kind=\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+        "\xef\xbf\xbd \\u001B[2J\"]}");
 }
 
 // Settled from TraceLens's validation_utils.py (`got {header_cols}`): the F-10 message lists

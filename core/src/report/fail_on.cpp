@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "loupe/core/text_escape.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
 
@@ -28,14 +29,30 @@ constexpr KeyName kKeys[] = {
     {"findings", FailTerm::Key::Findings}, {"category", FailTerm::Key::Category},
     {"tier", FailTerm::Key::Tier}};
 
+// Every message quotes what the user typed: control characters and invalid UTF-8 are escaped.
+[[noreturn]] void refuse(const std::string& message) {
+  throw FailOnError(escape_for_terminal(message));
+}
+
+constexpr const char* kOperatorChars = "<>=!";
+
+struct OperatorName {
+  std::string_view text;
+  FailTerm::Op op;
+};
+constexpr OperatorName kOperators[] = {
+    {">", FailTerm::Op::Greater}, {">=", FailTerm::Op::GreaterEqual},
+    {"<", FailTerm::Op::Less},    {"<=", FailTerm::Op::LessEqual},
+    {"=", FailTerm::Op::Equal},   {"!=", FailTerm::Op::NotEqual}};
+
 FailTerm parse_term(const std::string& term) {
   FailTerm t;
-  t.source = term;
+  t.source = escape_for_terminal(term);
   size_t op_at = term.find_first_of("<>=!");
   if (op_at == std::string::npos || op_at == 0) {
-    throw FailOnError("--fail-on: '" + term +
-                      "' is not KEY OP VALUE (keys: savings, idle, comm, total, findings, "
-                      "category, tier)");
+    refuse("--fail-on: '" + term +
+           "' is not KEY OP VALUE (keys: savings, idle, comm, total, findings, "
+           "category, tier)");
   }
   const std::string key = trim(std::string_view(term).substr(0, op_at));
   bool known = false;
@@ -46,32 +63,44 @@ FailTerm parse_term(const std::string& term) {
     }
   }
   if (!known) {
-    throw FailOnError("--fail-on: '" + term + "': unknown key '" + key +
-                      "' (keys: savings, idle, comm, total, findings, category, tier)");
+    refuse("--fail-on: '" + term + "': unknown key '" + key +
+           "' (keys: savings, idle, comm, total, findings, category, tier)");
   }
+  // The operator is the whole run of comparison characters: `==`, `=>`, `<>`, `!` and the like
+  // are refused, never read as an operator followed by a value starting with `=`.
   std::string_view rest = std::string_view(term).substr(op_at);
-  auto take = [&](std::string_view op, FailTerm::Op value) {
-    if (rest.substr(0, op.size()) != op) return false;
-    t.op = value;
-    rest.remove_prefix(op.size());
-    return true;
-  };
-  if (!take(">=", FailTerm::Op::GreaterEqual) && !take("<=", FailTerm::Op::LessEqual) &&
-      !take("!=", FailTerm::Op::NotEqual) && !take(">", FailTerm::Op::Greater) &&
-      !take("<", FailTerm::Op::Less) && !take("=", FailTerm::Op::Equal)) {
-    throw FailOnError("--fail-on: '" + term + "': no comparison (>, >=, <, <=, =, !=)");
+  const std::string op(rest.substr(0, rest.find_first_not_of(kOperatorChars)));
+  rest.remove_prefix(op.size());
+  bool known_op = false;
+  for (const auto& o : kOperators) {
+    if (op == o.text) {
+      t.op = o.op;
+      known_op = true;
+    }
+  }
+  if (!known_op) {
+    refuse("--fail-on: '" + term + "': '" + op +
+           "' is not a comparison --fail-on knows (>, >=, <, <=, =, !=)");
   }
   std::string value = trim(rest);
-  if (value.empty()) throw FailOnError("--fail-on: '" + term + "': no value after the comparison");
+  if (value.empty()) refuse("--fail-on: '" + term + "': no value after the comparison");
+  if (const auto at = value.find_first_of(kOperatorChars); at == 0) {  // `> =5`, `= =gemm`
+    refuse("--fail-on: '" + term + "': '" + op + " " + value.substr(0, 1) +
+           "' is not a comparison --fail-on knows (>, >=, <, <=, =, !=)");
+  } else if (at != std::string::npos) {  // `category=gemm=x`, `idle>5%<9%`
+    refuse("--fail-on: '" + term + "': the value '" + value +
+           "' holds a comparison character (one comparison per term; terms are separated by "
+           "',')");
+  }
   const bool textual = t.key == FailTerm::Key::Category || t.key == FailTerm::Key::Tier;
   const bool equality = t.op == FailTerm::Op::Equal || t.op == FailTerm::Op::NotEqual;
   if (textual != equality) {
-    throw FailOnError("--fail-on: '" + term + "': " + key +
-                      (textual ? " takes = or !=" : " takes >, >=, < or <="));
+    refuse("--fail-on: '" + term + "': " + key +
+           (textual ? " takes = or !=" : " takes >, >=, < or <="));
   }
   if (textual) {
     if (t.key == FailTerm::Key::Tier && value != "compute" && value != "system") {
-      throw FailOnError("--fail-on: '" + term + "': tier is compute or system");
+      refuse("--fail-on: '" + term + "': tier is compute or system");
     }
     t.text = value;
     return t;
@@ -85,7 +114,7 @@ FailTerm parse_term(const std::string& term) {
   }
   double number = 0;
   if (!py::parse_float(value, number) || !std::isfinite(number)) {
-    throw FailOnError("--fail-on: '" + term + "': '" + value + "' is not a number");
+    refuse("--fail-on: '" + term + "': '" + value + "' is not a number");
   }
   t.number = number;
   using K = FailTerm::Key;
@@ -99,7 +128,7 @@ FailTerm parse_term(const std::string& term) {
                        : (t.key == K::Idle || t.key == K::Comm) ? "a share of GPU time, in %"
                        : t.key == K::Total                      ? "a time, in ms"
                                                                 : "a count, without a unit";
-    throw FailOnError("--fail-on: '" + term + "': " + want);
+    refuse("--fail-on: '" + term + "': " + want);
   }
   if ((t.key == K::Idle || t.key == K::Comm)) t.unit = U::Percent;
   if (t.key == K::Total) t.unit = U::Ms;
@@ -147,7 +176,7 @@ std::vector<FailTerm> parse_fail_on(std::string_view expression) {
     const std::string term = trim(std::string_view(expr).substr(
         start, comma == std::string::npos ? std::string::npos : comma - start));
     if (term.empty()) {
-      throw FailOnError("--fail-on: '" + expr + "' has an empty term");
+      refuse("--fail-on: '" + expr + "' has an empty term");
     }
     terms.push_back(parse_term(term));
     if (comma == std::string::npos) break;

@@ -1,9 +1,11 @@
 #include "loupe/core/report/findings_diff.hpp"
 
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
 #include "loupe/core/report/run_findings.hpp"
+#include "loupe/core/strict_json.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::core {
@@ -11,17 +13,10 @@ namespace loupe::core {
 namespace {
 
 const Json::Array& findings_of(const Json& doc, const char* which) {
-  const Json* schema = doc.find("schema");
-  if (!doc.is_object() || schema == nullptr || !schema->is_string() ||
-      schema->as_string() != kRunFindingsSchema) {
-    throw std::invalid_argument(std::string(which) + " is not a " + kRunFindingsSchema +
-                                " document (a findings.json written by loupe analyze)");
+  if (const std::string why = findings_diff_input_problem(doc); !why.empty()) {
+    throw std::invalid_argument(std::string(which) + " " + why);
   }
-  const Json* findings = doc.find("findings");
-  if (findings == nullptr || !findings->is_array()) {
-    throw std::invalid_argument(std::string(which) + " has no \"findings\" list");
-  }
-  return findings->as_array();
+  return doc.find("findings")->as_array();
 }
 
 std::string text_at(const Json& f, const char* key) {
@@ -46,6 +41,38 @@ Json number_or_null(std::optional<double> v) {
 }
 
 }  // namespace
+
+std::string findings_diff_input_problem(const Json& doc) {
+  const Json* schema = doc.find("schema");
+  if (!doc.is_object() || schema == nullptr || !schema->is_string() ||
+      schema->as_string() != kRunFindingsSchema) {
+    return std::string("is not a ") + kRunFindingsSchema +
+           " document (a findings.json written by loupe analyze)";
+  }
+  const Json* findings = doc.find("findings");
+  if (findings == nullptr || !findings->is_array()) return "has no \"findings\" list";
+  const auto& list = findings->as_array();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string at = "findings[" + std::to_string(i) + "]";
+    for (const char* key : {"id", "category", "title"}) {
+      const Json* v = list[i].find(key);
+      if (v == nullptr || !v->is_string()) continue;
+      if (const std::string why = invalid_utf8_reason(v->as_string()); !why.empty()) {
+        return "has " + at + "." + key + " with invalid text: " + why;
+      }
+    }
+    const Json* saving = list[i].find("saving_ms");
+    const Json* mid = saving == nullptr ? nullptr : saving->find("mid");
+    if (mid != nullptr && mid->is_number() && !std::isfinite(mid->as_double())) {
+      return "has " + at + ".saving_ms.mid = " +
+             (std::isnan(mid->as_double()) ? "NaN"
+              : mid->as_double() < 0       ? "-Infinity"
+                                           : "Infinity") +
+             ", not a finite number of ms";
+    }
+  }
+  return {};
+}
 
 FindingsDiff diff_findings(const Json& old_doc, const Json& new_doc, double grow_percent) {
   const auto& old_list = findings_of(old_doc, "OLD");

@@ -88,19 +88,48 @@ class PlainSource final : public ByteSource {
 class GzipSource final : public ByteSource {
  public:
   GzipSource(Prefixed in, std::size_t chunk)
-      : in_(std::move(in)), inflater_(make_gzip_inflater()), in_buf_(1u << 20), out_buf_(chunk) {}
+      : in_(std::move(in)),
+        inflater_(make_gzip_inflater()),
+        in_buf_(1u << 20),
+        out_buf_(kInflateBytes),
+        chunk_(std::max<std::size_t>(chunk, 1)) {}
 
+  // Slices of at most `chunk` bytes of the inflated text. The inflater always fills the same
+  // fixed buffer, whatever the chunk size: how much text comes out of corrupt data before the
+  // inflater notices depends on the room it is given (ISA-L's fast path), and that text must be
+  // the same for every reader and chunk size (docs/performance.md, "Errors of a .json.gz").
   std::string_view next_chunk() override {
-    if (done_) return {};
+    if (served_ == staged_) {
+      staged_ = inflate_more();
+      served_ = 0;
+    }
+    const std::size_t n = std::min(chunk_, staged_ - served_);
+    const std::string_view slice(out_buf_.data() + served_, n);
+    served_ += n;
+    return slice;
+  }
+  std::string error() const override { return error_; }
+  std::uint64_t ignored_trailing_bytes() const override { return trailing_; }
+  bool is_gzip() const override { return true; }
+  std::uint64_t input_bytes_consumed() const override { return consumed_ - avail_in_; }
+
+ private:
+  static constexpr std::size_t kInflateBytes = std::size_t{1} << 20;
+
+  // Inflates into out_buf_; returns the bytes written (0 at the end or after an error).
+  std::size_t inflate_more() {
+    if (done_) return 0;
     auto* out = reinterpret_cast<unsigned char*>(out_buf_.data());
     std::size_t avail_out = out_buf_.size();
     while (avail_out > 0) {
       if (avail_in_ == 0 && !input_eof_) refill();
-      if (avail_in_ == 0 && input_eof_) {
-        if (member_open_) truncated(out_buf_.size() - avail_out);
+      if (avail_in_ == 0 && input_eof_ && !member_open_) {
         done_ = true;
         break;
       }
+      // At the end of the input an open member is still inflated: the inflater may hold input it
+      // has taken but not yet turned into text (ISA-L does), which must come out, whatever the
+      // chunk size, before the stream is called truncated (below).
       member_open_ = true;
       const std::size_t in_before = avail_in_;
       const std::size_t out_before = avail_out;
@@ -133,6 +162,11 @@ class GzipSource final : public ByteSource {
         done_ = true;
         break;
       }
+      if (avail_in_ == 0 && input_eof_ && avail_out == out_before) {
+        truncated(out_buf_.size() - avail_out);
+        done_ = true;
+        break;
+      }
       // No progress with input left: the inflater needs more bytes than it was given.
       if (avail_in_ == in_before && avail_out == out_before && avail_in_ > 0) {
         if (!input_eof_ && refill()) continue;
@@ -148,14 +182,9 @@ class GzipSource final : public ByteSource {
     }
     const std::size_t n = out_buf_.size() - avail_out;
     produced_ += n;
-    return std::string_view(out_buf_.data(), n);
+    return n;
   }
-  std::string error() const override { return error_; }
-  std::uint64_t ignored_trailing_bytes() const override { return trailing_; }
-  bool is_gzip() const override { return true; }
-  std::uint64_t input_bytes_consumed() const override { return consumed_ - avail_in_; }
 
- private:
   void truncated(std::size_t produced_now) {
     error_ = "truncated gzip stream: input ends at compressed byte " + std::to_string(consumed_) +
              " inside a gzip member (decompressed " + std::to_string(produced_ + produced_now) +
@@ -179,6 +208,9 @@ class GzipSource final : public ByteSource {
   std::unique_ptr<GzipInflater> inflater_;
   std::vector<char> in_buf_;
   std::vector<char> out_buf_;
+  std::size_t chunk_;
+  std::size_t staged_ = 0;  // bytes of out_buf_ inflated
+  std::size_t served_ = 0;  // of them, handed out
   const unsigned char* next_in_ = nullptr;
   std::size_t avail_in_ = 0;
   std::uint64_t consumed_ = 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -78,6 +79,29 @@ unsigned parse_threads(const LoadOptions& options) {
   return cores <= 1 ? 1u : std::min(cores + 1, 9u);
 }
 
+// The load's error, by one rule whichever reader parsed traceEvents and however far it read
+// ahead (docs/performance.md, "Errors of a .json.gz"): a gzip container is read to its end once the
+// JSON text has ended or failed, so its own error (truncated, corrupt data, CRC or length mismatch)
+// is always known, and it wins over the JSON error it may have caused. The offset stays the JSON
+// error's (the first byte that could not be used), else it is where the inflated text ended; a
+// JSON error before that end is kept in the message.
+std::optional<LoadError> settle_error(std::optional<LoadError> json_error, ProgressSource& source) {
+  if (source.is_gzip()) {
+    while (!source.next_chunk().empty()) {
+    }
+  }
+  const std::string container_error = source.error();
+  if (container_error.empty()) return json_error;
+  const std::uint64_t text_end = source.bytes();
+  if (!json_error) return LoadError{text_end, container_error};
+  LoadError error{json_error->offset, container_error};
+  if (json_error->offset < text_end) {
+    error.message += "; the JSON text inflated before it is invalid at byte " +
+                     std::to_string(json_error->offset) + " (" + json_error->message + ")";
+  }
+  return error;
+}
+
 LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options) {
   LoadResult result;
   result.gzip = raw->is_gzip();
@@ -94,6 +118,7 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
   position.chunk = stream.get();
   bool parse = true;  // false once the top-level value is complete (top-level array)
   std::uint64_t end_offset = 0;
+  std::optional<LoadError> json_error;
   while (true) {
     rapidjson::ParseResult ok;
     if (parse) {
@@ -107,9 +132,7 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
       auto err = events.run(initial, base);
       position.chunk = nullptr;
       if (err) {
-        const std::string container_error = source.error();
-        if (!container_error.empty()) err->message = container_error;
-        result.error = err;
+        json_error = err;
         end_offset = err->offset;
         break;
       }
@@ -130,29 +153,24 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
       position.chunk = stream.get();
       continue;
     }
-    const std::string container_error = source.error();
     if (!ok) {
       const bool at_end = stream->at_end();
       LoadError err;
       err.offset = ok.Offset();
-      if (!container_error.empty()) {
-        err.message = container_error;
-      } else if (ok.Code() == rapidjson::kParseErrorTermination) {
+      if (ok.Code() == rapidjson::kParseErrorTermination) {
         err.message = builder.fatal_message();
       } else {
         err.message = describe_parse_error(ok.Code(), stream->Peek(), at_end);
       }
-      result.error = err;
-    } else if (!container_error.empty()) {
-      result.error = LoadError{stream->offset(), container_error};
+      json_error = err;
     } else if (!builder.saw_trace_events()) {
-      result.error = LoadError{stream->offset(), "the top-level object has no traceEvents array"};
+      json_error = LoadError{stream->offset(), "the top-level object has no traceEvents array"};
     } else {
       // Anything but whitespace after the top-level value is an error (not merely ignored).
       while (!stream->at_end()) {
         const char c = stream->Peek();
         if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-          result.error =
+          json_error =
               LoadError{stream->offset(), "unexpected data after the top-level JSON value"};
           break;
         }
@@ -162,6 +180,8 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
     end_offset = stream->offset();
     break;
   }
+  stream.reset();  // its view of the last chunk ends with the next read
+  result.error = settle_error(std::move(json_error), source);
   if (source.ignored_trailing_bytes() > 0) {
     result.model.diagnostics().warn(Warning::kTrailingGzipData, end_offset,
                                     std::to_string(source.ignored_trailing_bytes()) +

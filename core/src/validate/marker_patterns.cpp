@@ -20,7 +20,28 @@ std::optional<std::size_t> match_open_keyword(std::string_view text, std::size_t
   return keyword_pos + keyword.size();
 }
 
-std::optional<BeginMarkerMatch> match_begin_at(std::string_view text, std::size_t begin) {
+// The first '>' at or after an offset, remembered: the begin markers of one scan are tried at
+// increasing offsets, so markers without a '>' of their own share one search and a scan stays
+// linear in the text (however many `<!-- impact-begin` lack a closing).
+class NextClose {
+ public:
+  explicit NextClose(std::string_view text) : text_(text) {}
+  std::size_t at_or_after(std::size_t from) {
+    if (!known_ || (found_ != std::string_view::npos && found_ < from)) {
+      found_ = text_.find('>', from);
+      known_ = true;
+    }
+    return found_;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t found_ = std::string_view::npos;
+  bool known_ = false;
+};
+
+std::optional<BeginMarkerMatch> match_begin_at(std::string_view text, std::size_t begin,
+                                               NextClose& next_close) {
   const auto after_keyword = match_open_keyword(text, begin, "impact-begin");
   if (!after_keyword) {
     return std::nullopt;
@@ -32,7 +53,7 @@ std::optional<BeginMarkerMatch> match_begin_at(std::string_view text, std::size_
   // `([^>]*?)-->`: the group cannot contain '>', so the only possible end is the first '>'
   // at or after the group start, and it must be the '>' of "-->". Giving back whitespace
   // from `\s+` cannot change that (the characters before the '>' stay the same).
-  const std::size_t close = text.find('>', attributes_begin);
+  const std::size_t close = next_close.at_or_after(attributes_begin);
   if (close == std::string_view::npos || close < attributes_begin + 2 || text[close - 1] != '-' ||
       text[close - 2] != '-') {
     return std::nullopt;
@@ -64,13 +85,14 @@ bool word_char_before(std::string_view text, std::size_t pos) {
 
 std::vector<BeginMarkerMatch> find_begin_markers(std::string_view text) {
   std::vector<BeginMarkerMatch> matches;
+  NextClose next_close(text);
   std::size_t pos = 0;
   while (true) {
     const std::size_t found = text.find(kCommentOpen, pos);
     if (found == std::string_view::npos) {
       return matches;
     }
-    if (const auto match = match_begin_at(text, found)) {
+    if (const auto match = match_begin_at(text, found, next_close)) {
       pos = match->end;
       matches.push_back(*match);
     } else {

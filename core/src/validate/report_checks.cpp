@@ -316,28 +316,42 @@ std::vector<const rapidjson::Value*> list_at(const rapidjson::Value& pd, const c
 }
 
 // The top_ops block: <!--\s*impact-begin[^>]*?\bkind=top_ops\b[^>]*?-->(.*?)<!--\s*impact-end\s*-->
+// (DOTALL), found in one pass, linear in the text whatever the markers:
+// * `[^>]*?-->` can only end at the first '>' after the name, so begin markers that share that
+//   '>' share their closing and the text before it: it is found once for all of them;
+// * \bkind=top_ops\b depends only on its own position in the text, so a begin marker has it when
+//   the last stand-alone occurrence before its `-->` starts at or after the marker's name;
+// * every end marker after one begin marker is also after any earlier one: when the first
+//   top_ops begin marker has none after it, no later one has either.
 std::optional<std::string_view> top_ops_body(std::string_view content) {
+  constexpr std::string_view kKind = "kind=top_ops";
+  const auto stands_alone = [&](std::size_t k) {
+    return !is_word_char(decode_before(content, k).code_point) &&
+           (k + kKind.size() >= content.size() ||
+            !is_word_char(decode_at(content, k + kKind.size()).code_point));
+  };
+  std::optional<std::size_t> close;  // the first '>' after the current begin marker's name
+  std::size_t last_kind = std::string_view::npos;  // the last stand-alone kind before it
   for (std::size_t at = content.find("<!--"); at != std::string_view::npos;
        at = content.find("<!--", at + 1)) {
     std::size_t pos = skip_while(content, at + 4, is_space_char);
     if (!literal_at(content, pos, "impact-begin")) continue;
     pos += 12;
-    const std::size_t gt = content.find('>', pos);
-    if (gt == std::string_view::npos || gt < pos + 2 || content.substr(gt - 2, 2) != "--") {
-      continue;
+    if (!close || *close < pos) {
+      close = content.find('>', pos);
+      if (*close == std::string_view::npos) return std::nullopt;  // no later marker closes
+      last_kind = std::string_view::npos;
+      if (*close >= pos + 2 + kKind.size()) {
+        const std::string_view window = content.substr(pos, *close - 2 - pos);
+        for (std::size_t k = window.find(kKind); k != std::string_view::npos;
+             k = window.find(kKind, k + 1)) {
+          if (stands_alone(pos + k)) last_kind = pos + k;
+        }
+      }
     }
-    const std::string_view attrs = content.substr(pos, gt - 2 - pos);
-    bool kind = false;
-    for (std::size_t k = attrs.find("kind=top_ops"); k != std::string_view::npos && !kind;
-         k = attrs.find("kind=top_ops", k + 1)) {
-      const bool left = k == 0 ? !is_word_char(decode_before(content, pos).code_point)
-                               : !is_word_char(decode_before(attrs, k).code_point);
-      const std::size_t after = k + 12;
-      const bool right = after < attrs.size() ? !is_word_char(decode_at(attrs, after).code_point)
-                                              : true;  // followed by "--"
-      kind = left && right;
-    }
-    if (!kind) continue;
+    const std::size_t gt = *close;
+    if (gt < pos + 2 || content.substr(gt - 2, 2) != "--") continue;
+    if (last_kind == std::string_view::npos || last_kind < pos) continue;
     const std::size_t body_start = gt + 1;
     for (std::size_t end = content.find("<!--", body_start); end != std::string_view::npos;
          end = content.find("<!--", end + 1)) {
@@ -346,6 +360,7 @@ std::optional<std::string_view> top_ops_body(std::string_view content) {
       p = skip_while(content, p + 10, is_space_char);
       if (literal_at(content, p, "-->")) return content.substr(body_start, end - body_start);
     }
+    return std::nullopt;
   }
   return std::nullopt;
 }

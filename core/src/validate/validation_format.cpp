@@ -2,6 +2,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include "loupe/core/text_escape.hpp"
 #include "loupe/core/validator.hpp"
 
 namespace loupe::core {
@@ -27,8 +28,11 @@ std::string format_validation_json(const ValidationResult& result) {
   writer.Bool(result.passed);
   writer.Key("errors");
   writer.StartArray();
+  // Errors quote the validated file, which may hold bytes that are not UTF-8: they are replaced
+  // (U+FFFD) so that the output is always JSON any parser reads (docs/report.md).
   for (const std::string& error : result.errors) {
-    writer.String(error.data(), static_cast<rapidjson::SizeType>(error.size()));
+    const std::string text = replace_invalid_utf8(error);
+    writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
   }
   writer.EndArray();
   writer.EndObject();

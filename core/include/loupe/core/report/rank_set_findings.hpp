@@ -20,7 +20,7 @@ struct CrossRankCard {
   findings::Recommendation card;
 };
 
-// One rank's findings.json (loupe.run_findings/1), or null when the rank wrote none.
+// One rank's findings.json (loupe.run_findings/2), or null when the rank wrote none.
 struct RankFindings {
   int rank = 0;
   Json document;
