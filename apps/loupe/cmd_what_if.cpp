@@ -1,16 +1,20 @@
 // `loupe what-if TRACE [--scale SELECTOR=FACTOR ...] [--json]`: how long each step of a traced
 // run would take if some GPU ops took another time, from the run's dependency model
 // (docs/what-if.md).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 #include <spdlog/spdlog.h>
@@ -233,6 +237,62 @@ std::string render_json(const Run& r) {
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
+// finding:ID selectors: the GPU ops the finding owns, from --findings (a findings.json of a run of
+// the same trace). Prints the reason and returns false when one cannot be resolved.
+bool fill_finding_selectors(const po::variables_map& vm,
+                            std::vector<wi::ScaleSelector>& selectors) {
+  const bool any = std::any_of(selectors.begin(), selectors.end(),
+                               [](const auto& s) { return s.kind == wi::SelectorKind::kFinding; });
+  if (!any) return true;
+  if (vm.count("findings") == 0) {
+    std::cerr << "loupe what-if: finding: selectors need --findings OUT/findings.json (a run of "
+                 "`loupe analyze --trace` on this trace)\n";
+    return false;
+  }
+  const fs::path file = vm["findings"].as<std::string>();
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  rapidjson::Document doc;
+  if (!in.good() && !in.eof()) {
+    std::cerr << "loupe what-if: --findings " << file.string() << ": cannot be read\n";
+    return false;
+  }
+  doc.Parse(text.c_str(), text.size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("findings") ||
+      !doc["findings"].IsArray()) {
+    std::cerr << "loupe what-if: --findings " << file.string()
+              << ": not a findings.json written by loupe analyze\n";
+    return false;
+  }
+  for (auto& s : selectors) {
+    if (s.kind != wi::SelectorKind::kFinding) continue;
+    const rapidjson::Value* found = nullptr;
+    for (const auto& f : doc["findings"].GetArray()) {
+      if (f.IsObject() && f.HasMember("id") && f["id"].IsString() &&
+          s.pattern == f["id"].GetString()) {
+        found = &f;
+      }
+    }
+    if (found == nullptr) {
+      std::cerr << "loupe what-if: --scale " << core::escape_for_terminal(s.text)
+                << ": no finding with that id in " << file.string() << "\n";
+      return false;
+    }
+    const auto owns = found->FindMember("owns");
+    if (owns == found->MemberEnd() || !owns->value.IsObject() ||
+        !owns->value.HasMember("kernel_uids") || !owns->value["kernel_uids"].IsArray()) {
+      std::cerr << "loupe what-if: --scale " << core::escape_for_terminal(s.text)
+                << ": the finding owns no GPU ops (idle time or a run-level finding)\n";
+      return false;
+    }
+    for (const auto& u : owns->value["kernel_uids"].GetArray()) {
+      if (u.IsUint()) s.uids.push_back(u.GetUint());
+    }
+    std::sort(s.uids.begin(), s.uids.end());
+  }
+  return true;
+}
+
 }  // namespace
 
 int run_what_if(const std::vector<std::string>& args) {
@@ -252,13 +312,17 @@ int run_what_if(const std::vector<std::string>& args) {
       "  op:REGEX       name of that op (nearest cpu_op above the launch), whole-name match,\n"
       "                 e.g. 'op:aten::(mm|addmm)'\n"
       "  kernel:REGEX   the kernel's name, matched anywhere, case-insensitive, e.g. 'kernel:gemm'\n"
+      "  finding:ID     the GPU ops a finding owns in a `loupe analyze` run of this trace\n"
+      "                 (--findings OUT/findings.json, its `owns.kernel_uids`)\n"
       "FACTOR is a finite number above 0 (0.5: twice as fast).\n\n"
       "Exit codes: 0 success (a selector that names no op is a warning), 2 usage error (unknown\n"
       "selector form, bad regex, bad factor) or a trace that cannot be read.\n\n"
       "Options");
   visible.add_options()("help,h", "show this help")(
       "scale", po::value<std::vector<std::string>>()->composing(), "SELECTOR=FACTOR, repeatable")(
-      "json", "print the answer as JSON");
+      "json", "print the answer as JSON")(
+      "findings", po::value<std::string>(),
+      "findings.json of a `loupe analyze` run of the same trace, for finding:ID selectors");
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("trace", po::value<std::string>(), "trace file");
@@ -290,6 +354,7 @@ int run_what_if(const std::vector<std::string>& args) {
       run.selectors.push_back(std::move(std::get<wi::ScaleSelector>(parsed)));
     }
   }
+  if (!fill_finding_selectors(vm, run.selectors)) return kExitUsage;
   const fs::path path = vm["trace"].as<std::string>();
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "test_paths.hpp"
 #include "whatif_trace.hpp"
 
 namespace {
@@ -102,4 +103,46 @@ TEST_CASE("loupe what-if refuses bad selectors and inputs with exit 2", "[whatif
   CHECK(help.out.find("category:NAME") != std::string::npos);
   CHECK(help.out.find("docs/what-if.md") != std::string::npos);
   CHECK(run_loupe({"--help"}).out.find("what-if TRACE") != std::string::npos);
+}
+
+TEST_CASE("loupe what-if finding:ID replays the GPU ops a finding of a run owns", "[whatif][cli]") {
+  // The bundled sample analyzed, then its P1 (which owns GPU ops) replayed at half its time: the
+  // selector names exactly the ops findings.json lists, and the step gains no more than the GPU
+  // time taken off them.
+  TempDir dir;
+  const auto trace =
+      loupe::test::bundled_data_dir() / "samples/mi300/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+  const auto out = dir.path() / "run";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", out.string(), "-q"}).exit_code ==
+          0);
+  rapidjson::Document findings;
+  findings.Parse(loupe::test::read_text(out / "findings.json").c_str());
+  REQUIRE(findings.IsObject());
+  const rapidjson::Value* owner = nullptr;
+  for (const auto& f : findings["findings"].GetArray()) {
+    if (owner == nullptr && f["owns"].IsObject() && f["owns"].HasMember("kernel_uids")) owner = &f;
+  }
+  REQUIRE(owner != nullptr);
+  const std::string id = (*owner)["id"].GetString();
+  const auto kernels = (*owner)["owns"]["kernel_count"].GetUint64();
+  const auto r = run_loupe({"what-if", trace.string(), "-q", "--json", "--findings",
+                            (out / "findings.json").string(), "--scale", "finding:" + id + "=0.5"});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  rapidjson::Document doc;
+  doc.Parse(r.out.c_str());
+  REQUIRE_FALSE(doc.HasParseError());
+  CHECK(doc["scales"][0]["matched_ops"].GetUint64() == kernels);
+  const double taken = doc["scaled_ops_ms"]["measured"].GetDouble() / 2.0;
+  CHECK(doc["scaled_ops_ms"]["measured"].GetDouble() ==
+        Approx((*owner)["owns"]["kernel_time_ms"].GetDouble()).margin(0.002));
+  CHECK(doc["total"]["gain_ms"].GetDouble() <= taken + 0.001);
+
+  const auto unknown = run_loupe({"what-if", trace.string(), "--findings",
+                                  (out / "findings.json").string(), "--scale", "finding:nope=0.5"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("finding:nope: no finding with that id") != std::string::npos);
+  const auto without = run_loupe({"what-if", trace.string(), "--scale", "finding:" + id + "=0.5"});
+  CHECK(without.exit_code == 2);
+  CHECK(without.err.find("finding: selectors need --findings") != std::string::npos);
 }

@@ -274,6 +274,14 @@ CrossRankAnalysis analyze_cross_rank(const std::vector<RankCollectives>& ranks, 
   const double median_gpu_ms = median(gpu_ms);
   std::vector<Straggler> candidates = std::move(a.stragglers);
   a.stragglers.clear();
+  // The spread is the other ranks' own: the other candidates (a set can have two stragglers)
+  // are left out of it while enough ranks remain.
+  const auto is_candidate = [&](int rank) {
+    return std::any_of(candidates.begin(), candidates.end(),
+                       [&](const Straggler& c) { return c.rank == rank; });
+  };
+  const std::size_t non_candidates = static_cast<std::size_t>(std::count_if(
+      lateness.begin(), lateness.end(), [&](const auto& r) { return !is_candidate(r.first); }));
   for (Straggler& s : candidates) {
     std::vector<double> others;
     for (const auto& [rank, sum_n] : lateness) {
@@ -281,7 +289,7 @@ CrossRankAnalysis analyze_cross_rank(const std::vector<RankCollectives>& ranks, 
       const double mean = sum_n.first / static_cast<double>(sum_n.second);
       if (rank == s.rank) {
         s.lateness_us = mean;
-      } else {
+      } else if (non_candidates < 2 || !is_candidate(rank)) {
         others.push_back(mean);
       }
     }

@@ -1,6 +1,8 @@
 // Parsing and resolving `--scale SELECTOR=FACTOR` (docs/what-if.md, "CLI").
 #include "loupe/core/whatif/scale_selector.hpp"
 
+#include <algorithm>
+
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -41,8 +43,11 @@ std::variant<ScaleSelector, std::string> parse_scale(std::string_view argument) 
     s.kind = SelectorKind::kOp;
   } else if (form == "kernel") {
     s.kind = SelectorKind::kKernel;
+  } else if (form == "finding") {
+    s.kind = SelectorKind::kFinding;
   } else {
-    return "'" + s.text + "': unknown selector form (use category:NAME, op:REGEX or kernel:REGEX)";
+    return "'" + s.text +
+           "': unknown selector form (use category:NAME, op:REGEX, kernel:REGEX or finding:ID)";
   }
   if (s.pattern.empty())
     return "'" + s.text + "': the selector names nothing after '" + form + ":'";
@@ -50,6 +55,7 @@ std::variant<ScaleSelector, std::string> parse_scale(std::string_view argument) 
     s.pattern = lower(s.pattern);
     return s;
   }
+  if (s.kind == SelectorKind::kFinding) return s;  // its GPU ops come from a findings.json
   try {
     auto flags = std::regex::ECMAScript | std::regex::optimize;
     if (s.kind == SelectorKind::kKernel) flags |= std::regex::icase;
@@ -82,11 +88,21 @@ ScaledOps resolve_scales(const RunGraph& graph, std::span<const ScaleSelector> s
           case SelectorKind::kKernel:
             yes = std::regex_search(text, s.regex);
             break;
+          case SelectorKind::kFinding:
+            break;
         }
         memo[id] = yes ? 1 : 2;
       }
       return memo[id] == 1;
     };
+    if (s.kind == SelectorKind::kFinding) {
+      for (std::size_t i = 0; i < graph.ops().size(); ++i) {
+        if (!std::binary_search(s.uids.begin(), s.uids.end(), graph.ops()[i].uid)) continue;
+        factor[i] = s.factor;
+        ++out.matched[k];
+      }
+      continue;
+    }
     for (std::size_t i = 0; i < graph.ops().size(); ++i) {
       const GpuOp& op = graph.ops()[i];
       const std::uint32_t id = s.kind == SelectorKind::kCategory ? op.category

@@ -4,6 +4,8 @@
 //                  elementwise, ...; case-insensitive)
 //   op:REGEX       the name of that op (the nearest cpu_op above the launch), whole-name match
 //   kernel:REGEX   the kernel's name, matched anywhere in it, case-insensitive
+//   finding:ID     the GPU ops a finding of a run owns (findings.json `owns.kernel_uids`; the
+//                  caller fills `uids` from the run's findings.json)
 #pragma once
 
 #include <cstddef>
@@ -19,7 +21,7 @@
 
 namespace loupe::core::whatif {
 
-enum class SelectorKind : std::uint8_t { kCategory, kOp, kKernel };
+enum class SelectorKind : std::uint8_t { kCategory, kOp, kKernel, kFinding };
 
 struct ScaleSelector {
   std::string text;  // as given, for messages
@@ -27,6 +29,7 @@ struct ScaleSelector {
   std::string pattern;
   std::regex regex;  // op / kernel
   double factor = 1;
+  std::vector<std::uint32_t> uids;  // finding: the GPU ops it owns, sorted
 };
 
 // The selector, or why it cannot be used (unknown form, bad regex, factor not > 0 and finite).
