@@ -270,8 +270,11 @@ int run_analyze(const std::vector<std::string>& args) {
       "standalone | comparative (default: the manifest's comparison_scope)")(
       "only", po::value<std::vector<std::string>>(&only)->composing(),
       "analyze only these categories (comma-separated, repeatable), even if the manifest does not "
-      "list them")("plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
-                   "search this directory for plugins first (repeatable)")(
+      "list them")(
+      "plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
+      "also search this directory for plugins (repeatable): after the bundled plugins, before "
+      "$LOUPE_PLUGIN_PATH; the first plugin found for a name or category keeps it, "
+      "so a plugin here cannot replace a bundled one")(
       "compat", po::value<std::string>(),
       "tracelens: reproduce TraceLens's numbers and quirks exactly")(
       "workload", po::value<std::string>(),
@@ -412,6 +415,13 @@ int run_analyze(const std::vector<std::string>& args) {
     if (!check_readable_file(vm["trace"].as<std::string>(), "--trace")) return kExitUsage;
     if (vm.count("trace2") > 0 &&
         !check_readable_file(vm["trace2"].as<std::string>(), "--trace2")) {
+      return kExitUsage;
+    }
+    if (!check_trace_format(vm["trace"].as<std::string>(), "--trace", "analyze")) {
+      return kExitUsage;
+    }
+    if (vm.count("trace2") > 0 &&
+        !check_trace_format(vm["trace2"].as<std::string>(), "--trace2", "analyze")) {
       return kExitUsage;
     }
     if (vm.count("arch") > 0 && !check_readable_file(vm["arch"].as<std::string>(), "--arch")) {

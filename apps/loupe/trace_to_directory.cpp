@@ -35,8 +35,11 @@ std::optional<core::trace::LoadResult> load_for_analysis(const fs::path& path, b
     return std::nullopt;
   }
   if (loaded.error) {
-    std::cerr << "loupe analyze: " << path.string() << ": " << loaded.error->describe() << " ("
-              << loaded.model.event_count() << " events read before it)\n";
+    std::cerr << "loupe analyze: " << path.string() << ": " << loaded.error->describe();
+    if (!loaded.error->unsupported_format) {
+      std::cerr << " (" << loaded.model.event_count() << " events read before it)";
+    }
+    std::cerr << "\n";
     return std::nullopt;
   }
   spdlog::info("loaded {} events from {} in {:.2f} s ({})", loaded.model.event_count(),

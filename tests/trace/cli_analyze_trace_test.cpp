@@ -3,9 +3,11 @@
 #include <rapidjson/document.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cli_runner.hpp"
 #include "test_paths.hpp"
@@ -152,6 +154,62 @@ TEST_CASE("loupe analyze --trace usage and input errors", "[trace][cli]") {
   CHECK(no_gpu.exit_code == 2);
   CHECK_THAT(no_gpu.err, Catch::Contains("no GPU event"));
   CHECK_FALSE(fs::exists(out));  // nothing was written for the failed runs
+}
+
+TEST_CASE("other profilers' files are refused by name before any work; a BOM is skipped",
+          "[trace][cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "small.json";
+  loupe::test::write_text(trace, loupe::test::trace::small_trace());
+  const std::string out = (tmp.path() / "out").string();
+  struct Case {
+    std::string file;
+    std::string bytes;
+    std::string named;
+  };
+  std::string sqlite("SQLite format 3\0", 16);
+  sqlite.resize(100, '\0');
+  const std::vector<Case> cases = {
+      // An XSpace: one plane named /host:CPU (field 1, then the plane's id and name).
+      {"jax.xplane.pb", std::string("\x0a\x0d\x08\x01\x12\x09/host:CPU", 15), "XSpace"},
+      {"report.nsys-rep", std::string("\x00\x01\x02\x03\xff", 5), "Nsight Systems report"},
+      {"report.sqlite", sqlite + "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(x)",
+       "Nsight Systems SQLite"},
+      {"results.db", sqlite + "CREATE TABLE rocpd_kernel_dispatch(x)", "rocpd"},
+      {"kernel_trace.csv", "\"Kind\",\"Kernel_Name\",\"Correlation_Id\"\n\"K\",\"k\",1\n",
+       "rocprofv3 CSV"},
+      {"results.json", R"({"rocprofiler-sdk-tool": []})", "rocprofv3 JSON"},
+      {"config.json", R"({"model": "x", "layers": 2})", "without traceEvents"},
+      {"config.json.gz", loupe::test::trace::gzip(R"({"model": "x"})"), "without traceEvents"},
+  };
+  for (const auto& c : cases) {
+    const fs::path file = tmp.path() / c.file;
+    loupe::test::write_text(file, c.bytes);
+    for (const char* option : {"--trace", "--trace2"}) {
+      const auto r = std::string(option) == "--trace"
+                         ? run_loupe({"analyze", "--trace", file.string(), "-o", out})
+                         : run_loupe({"analyze", "--trace", trace.string(), "--trace2",
+                                      file.string(), "-o", out});
+      INFO(c.file << " " << option << ": " << r.err);
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(
+          r.err,
+          Catch::StartsWith(std::string("loupe analyze: ") + option + " " + file.string() + ": ") &&
+              Catch::Contains(c.named) && Catch::Contains("not a PyTorch profiler trace"));
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);  // one line
+    }
+    const auto inspect = run_loupe({"inspect", file.string()});
+    CHECK(inspect.exit_code == 2);
+    CHECK_THAT(inspect.err, Catch::Contains(c.named));
+  }
+  CHECK_FALSE(fs::exists(out));
+
+  const fs::path bom = tmp.path() / "bom.json.gz";
+  loupe::test::write_text(
+      bom, loupe::test::trace::gzip("\xEF\xBB\xBF" + loupe::test::trace::small_trace()));
+  const auto r = run_loupe({"inspect", bom.string()});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("1 of 1 GPU ops linked"));
 }
 
 TEST_CASE("loupe analyze --trace on a real trace reproduces TraceLens's multi-kernel metrics",
