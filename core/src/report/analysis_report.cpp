@@ -175,6 +175,11 @@ class ReportWriter {
     const std::string p = text_at(in_.manifest, "platform");
     return p.empty() ? in_.platform.name.empty() ? "Unknown platform" : in_.platform.name : p;
   }
+  // Trace 2's own platform in default mode (the manifest's trace2_platform), else trace 1's.
+  std::string platform2() const {
+    const std::string p = text_at(in_.manifest, "trace2_platform");
+    return p.empty() ? platform() : p;
+  }
   std::string model_name() const {
     return in_.model.model == kCannotInfer ? "Workload" : in_.model.model;
   }
@@ -182,7 +187,7 @@ class ReportWriter {
   void title() {
     if (comparative_) {
       out_ << "# " << model_name() << " - Comparative Analysis: Trace 1 (" << platform()
-           << ") vs Trace 2 (" << platform() << ")\n\n";
+           << ") vs Trace 2 (" << platform2() << ")\n\n";
     } else {
       out_ << "# " << model_name() << " - " << platform() << " Standalone Analysis\n\n";
     }
@@ -251,7 +256,7 @@ class ReportWriter {
     if (comparative_) {
       const Utilization u2 = utilization(in_.manifest, "trace2_gpu_utilization");
       para << "Trace 1 (" << platform() << ") took " << fixed_or_dash(u1.total_ms, 3, " ms")
-           << " of GPU time and Trace 2 (" << platform() << ") "
+           << " of GPU time and Trace 2 (" << platform2() << ") "
            << fixed_or_dash(u2.total_ms, 3, " ms") << ".";
       if (u1.total_ms && u2.total_ms && *u1.total_ms > 0) {
         const double pct = (*u2.total_ms - *u1.total_ms) / *u1.total_ms * 100.0;
@@ -284,7 +289,7 @@ class ReportWriter {
 
     if (comparative_) {
       const Utilization u2 = utilization(in_.manifest, "trace2_gpu_utilization");
-      out_ << "| Metric | Trace 1 - (" << platform() << ") | Trace 2 - (" << platform()
+      out_ << "| Metric | Trace 1 - (" << platform() << ") | Trace 2 - (" << platform2()
            << ") | Difference |\n";
       out_ << "|--------|----------------------------|-------------------------------|---------"
               "---|\n";
