@@ -236,3 +236,44 @@ TEST_CASE("loupe analyze --trace --trace2 reproduces TraceLens's comparative met
   CHECK_THAT(loupe::test::read_text(tmp.path() / "system_findings/kernel_fusion_findings.md"),
              Catch::Contains("Trace1 launches 4 kernels where trace2 launches 1"));
 }
+
+TEST_CASE("an H100 trace 2 beside an MI300X trace 1 is judged against H100 peaks",
+          "[trace][cli][reference][pack]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  const fs::path traces = shared / "data/traces";
+  loupe::test::TempDir tmp;
+  const auto r = run_loupe(
+      {"analyze", "--trace", (traces / "mi300/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz").string(),
+       "--trace2", (traces / "h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz").string(), "-o",
+       tmp.path().string()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.err, Catch::Contains("for trace 2 platform H100 from the trace's device "
+                                    "(\"NVIDIA H100 80GB HBM3\", 132 compute units, 79.2 GiB)"));
+  // The same GEMM shapes in both traces: each roofline is its FLOPs over its own platform's
+  // matrix_bf16 peak (MI300X 708, H100 989 TFLOPS).
+  const auto gemms = [&](const char* dir) {
+    return loupe::core::parse_csv(loupe::test::read_text(tmp.path() / dir / "GEMM.csv"));
+  };
+  const auto t1 = gemms("perf_report_trace1_csvs");
+  const auto t2 = gemms("perf_report_trace2_csvs");
+  REQUIRE(t1.row_count() >= 3);
+  REQUIRE(t2.row_count() == t1.row_count());
+  std::size_t checked = 0;
+  for (const auto* table : {&t1, &t2}) {
+    const double peak = table == &t1 ? 708.0 : 989.0;
+    const auto gflops = table->find_column("GFLOPS_first");
+    const auto roofline = table->find_column("Roofline Time (µs)_first");
+    const auto bound = table->find_column("Roofline Bound_first");
+    REQUIRE((gflops && roofline && bound));
+    for (std::size_t row = 0; row < table->row_count(); ++row) {
+      if (table->cell(row, *bound).text != "COMPUTE_BOUND") continue;
+      CHECK(table->cell(row, *roofline).number ==
+            Approx(table->cell(row, *gflops).number * 1e9 / (peak * 1e12) * 1e6).epsilon(1e-9));
+      ++checked;
+    }
+  }
+  CHECK(checked >= 2);
+  CHECK_THAT(loupe::test::read_text(tmp.path() / "analysis.md"),
+             Catch::Contains("Comparative Analysis: Trace 1 (MI300X) vs Trace 2 (H100)"));
+}
