@@ -1,6 +1,7 @@
 #include "loupe/core/run_record.hpp"
 
 #include "loupe/core/atomic_file.hpp"
+#include "loupe/core/json_convert.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/json_value.hpp"
@@ -30,6 +31,10 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   j["compat"] = options.compat == Compat::TraceLens ? "tracelens" : "none";
   j["workload"] = to_string(report.workload);
   if (!report.workload_evidence.empty()) j["workload_evidence"] = report.workload_evidence;
+  // The run's analysis window and the GPU work outside it (docs/report.md, "Recording window").
+  if (const auto* window = model.document("trace/recording_window.json")) {
+    j["window"] = to_owned_json(*window);
+  }
   j["isolated"] = options.isolate;
   Json plugins = Json::array();
   for (const auto& outcome : report.plugins) {

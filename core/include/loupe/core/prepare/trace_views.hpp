@@ -20,6 +20,8 @@
 //    blocks the stream, not the host), aten::_local_scalar_dense / aten::item (scalar_read) and
 //    DataLoader iteration annotation (data_loader), in trace order: uid, kind, name, pid, tid,
 //    ts_ns, dur_ns, op_uid / op_name (nearest cpu_op above), op_stack (as in gpu_events).
+//  * "trace/recording_window.json" — the analysis window and the GPU work outside it
+//    (core/include/loupe/core/trace/recording_window.hpp; docs/report.md, "Recording window").
 //  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
 //    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
 #pragma once
@@ -38,6 +40,8 @@ struct TraceViews {
   std::shared_ptr<const CsvTable> op_kernels;
   std::shared_ptr<const CsvTable> host_calls;
   std::shared_ptr<const rapidjson::Document> serving_summary;  // null when there is none
+  // trace/recording_window.json (recording_window.hpp); null when the trace has no GPU op.
+  std::shared_ptr<const rapidjson::Document> recording_window;
 };
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree);
