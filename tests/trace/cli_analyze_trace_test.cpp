@@ -335,3 +335,69 @@ TEST_CASE("findings.json ranks every finding of the run with stable ids and ms s
     CHECK(std::string((*again)["findings"][i]["id"].GetString()) == findings[i]["id"].GetString());
   }
 }
+
+TEST_CASE("GPU work launched before recording is reported outside the analysis window",
+          "[trace][cli][window]") {
+  // Two kernels queued before the profiler recorded the host (correlations 1 and 2, no launch;
+  // the host sits in a device synchronize meanwhile), then a recorded aten::relu launching
+  // correlation 5.
+  std::string events =
+      R"({"ph":"X","cat":"kernel","name":"pre_a","pid":0,"tid":7,"ts":0,"dur":40,"args":{"correlation":1,"stream":7,"device":0}},)"
+      R"({"ph":"X","cat":"kernel","name":"pre_b","pid":0,"tid":7,"ts":42,"dur":40,"args":{"correlation":2,"stream":7,"device":0}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaDeviceSynchronize","pid":100,"tid":100,"ts":0,"dur":85},)"
+      R"({"ph":"X","cat":"cpu_op","name":"aten::relu","pid":100,"tid":100,"ts":100,"dur":50,"args":{"External id":1}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":110,"dur":5,"args":{"correlation":5,"External id":1}},)"
+      R"({"ph":"X","cat":"kernel","name":"relu_kernel","pid":0,"tid":7,"ts":160,"dur":20,"args":{"correlation":5,"stream":7,"device":0}},)"
+      R"({"ph":"s","id":5,"pid":100,"tid":100,"ts":110,"cat":"ac2g","name":"ac2g"},)"
+      R"({"ph":"f","id":5,"pid":0,"tid":7,"ts":160,"cat":"ac2g","name":"ac2g","bp":"e"})";
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "pre_window.json";
+  loupe::test::write_text(trace, loupe::test::trace::wrap_events(events));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+
+  const auto findings = parse_file(out / "findings.json");
+  REQUIRE(findings.HasMember("recording"));
+  const auto& rec = findings["recording"];
+  CHECK(rec["window"]["start_ns"].GetInt64() == 160'000);
+  CHECK(rec["window"]["end_ns"].GetInt64() == 180'000);
+  CHECK(rec["window"]["duration_ms"].GetDouble() == 0.02);
+  CHECK(rec["window"]["gpu_ops"].GetInt64() == 1);
+  CHECK(rec["before"]["ops"].GetInt64() == 2);
+  CHECK(rec["before"]["busy_ms"].GetDouble() == 0.08);
+  CHECK(rec["before"]["span_ms"].GetDouble() == 0.16);
+  CHECK(rec["before"]["launched_before_first_recorded_launch"].GetInt64() == 2);
+  CHECK(rec["after"]["ops"].GetInt64() == 0);
+  CHECK(rec["ops_at_trace_start"].GetInt64() == 1);
+  CHECK(rec["outside_ms"].GetDouble() == 0.16);
+
+  const auto run = parse_file(out / "loupe_run.json");
+  REQUIRE(run.HasMember("window"));
+  CHECK(run["window"]["before"]["ops"].GetInt64() == 2);
+  CHECK(run["window"]["start_ns"].GetInt64() == 160'000);
+
+  // One window: gpu_timeline.csv and cpu_idle's breakdown state the same 0.02 ms.
+  const auto metrics = parse_file(out / "category_data/cpu_idle_metrics.json");
+  CHECK(metrics["idle_breakdown"]["gpu_span_ms"].GetDouble() == 0.02);
+  CHECK(metrics["gpu_utilization"]["total_time_ms"].GetDouble() == 0.02);
+  CHECK(metrics["idle_breakdown"]["by_cause"]["synchronization_ms"].GetDouble() == 0.0);
+  CHECK(metrics["idle_breakdown"]["outside_window"]["before"]["ops"].GetInt64() == 2);
+
+  const std::string md = loupe::test::read_text(out / "analysis.md");
+  CHECK_THAT(md, Catch::Contains("## Recording Window") &&
+                     Catch::Contains("The analysis window is 0.020 ms (1 GPU ops)") &&
+                     Catch::Contains("| Before the window | 2 | 0.080 | 0.160 | 2 |"));
+  CHECK(run_loupe({"validate", "--report", out.string()}).exit_code == 0);
+  CHECK_THAT(loupe::test::read_text(out / "report.html"),
+             Catch::Contains("<section id=\"recording\"><h2>Recording Window</h2>"));
+
+  // Compat mode keeps TraceLens's files: no recording block or section.
+  const fs::path compat = tmp.path() / "compat";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", compat.string(), "--compat",
+                     "tracelens", "-q"})
+              .exit_code == 0);
+  CHECK_FALSE(parse_file(compat / "findings.json").HasMember("recording"));
+  CHECK_THAT(loupe::test::read_text(compat / "analysis.md"), !Catch::Contains("Recording Window"));
+}

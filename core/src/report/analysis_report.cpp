@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "findings_blocks.hpp"
+#include "loupe/core/report/recording_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
@@ -139,6 +140,7 @@ class ReportWriter {
     title();
     executive_summary();
     warnings();
+    out_ << recording_report_markdown(in_.recording);
     if (!in_.serving.is_null()) out_ << serving_report_markdown(in_.serving);
     compute_section();
     fusion_section();

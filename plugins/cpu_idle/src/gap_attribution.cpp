@@ -147,17 +147,13 @@ void split_gap(Gap& g, HostIndex& index) {
   // host does no longer holds the GPU: the op is queued and the device waits on something else
   // (docs/deviations.md, cpu_idle I1). A blocking call or DataLoader time after that point is
   // queued wait, not synchronization.
-  // An op whose launch call had returned before the GPU went idle was already queued: the gap
-  // is the device's own wait (a device switch when short), not the host's doing.
-  const bool queued_before = next.launch->ts_ns + next.launch->dur_ns <= s;
   const std::int64_t issued =
-      queued_before ? s
-                    : std::clamp(next.launch->ts_ns + next.launch->dur_ns + kLaunchLatencyNs, s, e);
+      std::clamp(next.launch->ts_ns + next.launch->dur_ns + kLaunchLatencyNs, s, e);
   g.sync_ns = covered(host.blocking, s, issued);
   g.other_ns[static_cast<int>(OtherReason::DataLoading)] = loading_time(host, s, issued);
   g.blocking = g.sync_ns > 0 ? largest_blocking(host, s, issued) : nullptr;
   const std::int64_t a = next.launch->ts_ns;
-  const std::int64_t b = queued_before ? s : a + next.launch->dur_ns + kLaunchLatencyNs;
+  const std::int64_t b = a + next.launch->dur_ns + kLaunchLatencyNs;
   // Before the launch call: the host was on its way to the launch.
   const std::int64_t before = free_time(host, s, std::min(a, e));
   if (a - s <= kLaunchBoundWindowNs) {

@@ -173,18 +173,30 @@ TEST_CASE("cpu_idle attribution without host launches or without GPU ops",
     CHECK(ci::candidates(b).empty());  // unlinked time names no mechanism: no card
   }
   SECTION("a short gap between queued ops is the device switching, not a dependency") {
-    // k2 is launched before k1 runs (its call ends at 3, k1 ends at 20): it was already queued
-    // when the GPU went idle, so the 5 µs before it starts at 25 are the device's switch, not
-    // launch overhead, and no card follows.
+    // k2 is launched before k1 runs; the 5 µs between them: 3 µs launch call + latency
+    // (the call ends at 3, + 20 µs = 23), then 2 µs of device switch.
     std::string e = op_launch("k1", 1, 0, 10, 10) + op_launch("k2", 2, 1, 25, 10);
+    auto in = inputs_of(it::trace_document(e));
+    const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+    REQUIRE(b.gaps.size() == 1);
+    CHECK(b.launch_bound_ns == 3'000);
+    CHECK(b.other_ns[static_cast<int>(ci::OtherReason::DeviceSwitch)] == 2'000);
+    CHECK(b.other_ns[kQueued] == 0);
+    const auto cands = ci::candidates(b);
+    REQUIRE(cands.size() == 1);  // the device switch names no mechanism
+    CHECK(cands[0].mechanism == ci::Mechanism::LaunchBound);
+  }
+  SECTION("a gap between long-queued ops is labelled device switch, not unlinked") {
+    // k2's launch returned at 3, more than 20 µs before k1 ends at 30: all 5 µs are the
+    // device's switch, and a launch is present, so the gap is no "unlinked" one.
+    std::string e = op_launch("k1", 1, 0, 10, 20) + op_launch("k2", 2, 1, 35, 10);
     auto in = inputs_of(it::trace_document(e));
     const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
     REQUIRE(b.gaps.size() == 1);
     CHECK(b.launch_bound_ns == 0);
     CHECK(b.other_ns[static_cast<int>(ci::OtherReason::DeviceSwitch)] == 5'000);
-    CHECK(b.other_ns[kQueued] == 0);
-    CHECK(ci::candidates(b).empty());                    // the device switch names no mechanism
-    CHECK(ci::gap_label(b.gaps[0]) == "device_switch");  // a launch is present: not "unlinked"
+    CHECK(ci::candidates(b).empty());
+    CHECK(ci::gap_label(b.gaps[0]) == "device_switch");
   }
   SECTION("a launch ending inside the gap: its call and latency are launch overhead") {
     // k2's call runs [19, 21) while k1 ends at 20; issued at 41, k2 starts at 45: the call and

@@ -56,6 +56,7 @@ struct AnalysisReportInput {
   std::vector<HighVarianceOperation> high_variance;
   std::string plot_file;  // the plot to show under the summary ("" for none)
   Json serving;           // findings.json's `serving` block (null: no section)
+  Json recording;         // findings.json's `recording` block (null: no section)
 };
 
 std::string build_analysis_report(const AnalysisReportInput& input);
