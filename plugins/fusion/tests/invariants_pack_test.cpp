@@ -37,6 +37,9 @@ std::vector<fs::path> all_traces(const fs::path& shared) {
     const std::string name = entry.path().filename().string();
     const bool json = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
     const bool gz = name.size() > 8 && name.compare(name.size() - 8, 8, ".json.gz") == 0;
+    // The serving runs' capture_traces/execution_details.json lists their capture traces: not a
+    // trace, and refused as such (docs/contracts/trace_model.md §1.1.1).
+    if (name == "execution_details.json") continue;
     if (entry.is_regular_file() && (json || gz)) out.push_back(entry.path());
   }
   std::sort(out.begin(), out.end());
