@@ -372,6 +372,9 @@ TEST_CASE("GPU work launched before recording is reported outside the analysis w
   CHECK(rec["after"]["ops"].GetInt64() == 0);
   CHECK(rec["ops_at_trace_start"].GetInt64() == 1);
   CHECK(rec["outside_ms"].GetDouble() == 0.16);
+  // No backward op and no serving label: an inference step, with the workload's evidence.
+  CHECK(std::string(rec["trace_kind"]["kind"].GetString()) == "inference_step");
+  CHECK_THAT(rec["trace_kind"]["evidence"].GetString(), Catch::Contains("inference workload"));
 
   const auto run = parse_file(out / "loupe_run.json");
   REQUIRE(run.HasMember("window"));
@@ -386,7 +389,8 @@ TEST_CASE("GPU work launched before recording is reported outside the analysis w
   CHECK(metrics["idle_breakdown"]["outside_window"]["before"]["ops"].GetInt64() == 2);
 
   const std::string md = loupe::test::read_text(out / "analysis.md");
-  CHECK_THAT(md, Catch::Contains("## Recording Window") &&
+  CHECK_THAT(md, Catch::Contains("**Trace kind**: inference_step") &&
+                     Catch::Contains("## Recording Window") &&
                      Catch::Contains("The analysis window is 0.020 ms (1 GPU ops)") &&
                      Catch::Contains("| Before the window | 2 | 0.080 | 0.160 | 2 |"));
   CHECK(run_loupe({"validate", "--report", out.string()}).exit_code == 0);
@@ -400,4 +404,39 @@ TEST_CASE("GPU work launched before recording is reported outside the analysis w
               .exit_code == 0);
   CHECK_FALSE(parse_file(compat / "findings.json").HasMember("recording"));
   CHECK_THAT(loupe::test::read_text(compat / "analysis.md"), !Catch::Contains("Recording Window"));
+}
+
+TEST_CASE("a GPU-graph capture trace is reported as a capture", "[trace][cli][window]") {
+  // One eager fill kernel, then a stream capture: a launch recorded into the graph (no kernel
+  // runs), the end of the capture and the graph's instantiation; no graph launch.
+  const std::string events =
+      R"({"ph":"X","cat":"cpu_op","name":"aten::fill_","pid":100,"tid":100,"ts":0,"dur":20,"args":{"External id":1}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":100,"tid":100,"ts":5,"dur":5,"args":{"correlation":1,"External id":1}},)"
+      R"({"ph":"X","cat":"kernel","name":"fill_kernel","pid":0,"tid":7,"ts":30,"dur":4,"args":{"correlation":1,"stream":7,"device":0}},)"
+      R"({"ph":"s","id":1,"pid":100,"tid":100,"ts":5,"cat":"ac2g","name":"ac2g"},)"
+      R"({"ph":"f","id":1,"pid":0,"tid":7,"ts":30,"cat":"ac2g","name":"ac2g","bp":"e"},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipStreamBeginCapture","pid":100,"tid":100,"ts":100,"dur":10},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":100,"tid":100,"ts":120,"dur":5,"args":{"correlation":2}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipStreamEndCapture","pid":100,"tid":100,"ts":200,"dur":10},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipGraphInstantiateWithFlags","pid":100,"tid":100,"ts":220,"dur":1880})";
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "capture.json";
+  loupe::test::write_text(trace, loupe::test::trace::wrap_events(events));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string(), "-q"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto findings = parse_file(out / "findings.json");
+  const auto& kind = findings["recording"]["trace_kind"];
+  CHECK(std::string(kind["kind"].GetString()) == "graph_capture");
+  CHECK_THAT(kind["evidence"].GetString(),
+             Catch::Contains("1 stream-capture begin call(s) and 1 graph instantiation(s), no "
+                             "graph launch; the captures took 2.000 ms"));
+  CHECK(kind["capture_ms"].GetDouble() == 2.0);
+  CHECK_THAT(loupe::test::read_text(out / "analysis.md"),
+             Catch::Contains("**Trace kind**: graph_capture") &&
+                 Catch::Contains("not a step: its times are not step times"));
+  const auto run = parse_file(out / "loupe_run.json");
+  CHECK(run["window"]["capture_begins"].GetInt64() == 1);
+  CHECK(run["window"]["graph_launches"].GetInt64() == 0);
 }

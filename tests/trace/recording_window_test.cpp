@@ -68,6 +68,9 @@ TEST_CASE("work launched before and after the recorded launches is outside the w
   CHECK(w.after.correlation_evidence == 1);  // 12 follows 11
   CHECK(w.ops_at_trace_start == 1);          // pre_a starts at the trace's first instant
   CHECK(w.work_outside());
+  CHECK(w.capture_begins == 0);
+  CHECK(w.graph_launches == 0);
+  CHECK(w.step_labels == 0);
 
   // The document round-trips.
   const auto back = tr::recording_window_from_json(tr::recording_window_json(w));
@@ -103,4 +106,25 @@ TEST_CASE("a fully recorded trace has nothing outside; a GPU-only trace is all w
   REQUIRE_FALSE(loaded.error);
   CHECK_FALSE(tr::find_recording_window(loaded.model, tr::EventTree::build(loaded.model)));
   CHECK_FALSE(tr::recording_window_from_json(loupe::Json::object()));
+}
+
+TEST_CASE("capture calls, graph launches and step labels are counted", "[trace][window]") {
+  const std::string events =
+      kernel("k1", 1, 100, 20, true) + "," +
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaStreamBeginCapture","pid":1,"tid":1,"ts":200,"dur":5},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaStreamEndCapture","pid":1,"tid":1,"ts":300,"dur":5},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaGraphInstantiate","pid":1,"tid":1,"ts":310,"dur":90},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaGraphLaunch","pid":1,"tid":1,"ts":500,"dur":5},)"
+      R"({"ph":"X","cat":"user_annotation","name":"step[DECODE bs=64]","pid":1,"tid":1,"ts":90,"dur":500})";
+  const auto w = window_of(wrap_events(events));
+  CHECK(w.capture_begins == 1);
+  CHECK(w.graph_instantiations == 1);
+  CHECK(w.graph_launches == 1);
+  CHECK(w.capture_ns == 200'000);  // 200 .. 400 µs
+  CHECK(w.step_labels == 1);
+  const auto back = tr::recording_window_from_json(tr::recording_window_json(w));
+  REQUIRE(back);
+  CHECK(back->capture_ns == 200'000);
+  CHECK(back->graph_launches == 1);
+  CHECK(back->step_labels == 1);
 }

@@ -50,7 +50,55 @@ struct Row {
 
 }  // namespace
 
-Json recording_report_block(const trace::RecordingWindow& w) {
+const char* to_string(TraceKind kind) {
+  switch (kind) {
+    case TraceKind::kGpuOnly:
+      return "gpu_only";
+    case TraceKind::kGraphCapture:
+      return "graph_capture";
+    case TraceKind::kServingStep:
+      return "serving_step";
+    case TraceKind::kTrainingStep:
+      return "training_step";
+    case TraceKind::kInferenceStep:
+      return "inference_step";
+    case TraceKind::kStep:
+      break;
+  }
+  return "step";
+}
+
+TraceKindVerdict classify_trace_kind(const trace::RecordingWindow& w, Workload workload,
+                                     const std::string& workload_evidence) {
+  if (w.gpu_only) {
+    return {TraceKind::kGpuOnly, "no GPU op links to a recorded host launch (no CPU ops)"};
+  }
+  if (w.capture_begins > 0 && w.graph_launches == 0) {
+    return {TraceKind::kGraphCapture,
+            std::to_string(w.capture_begins) + " stream-capture begin call(s) and " +
+                std::to_string(w.graph_instantiations) +
+                " graph instantiation(s), no graph launch; the captures took " +
+                fixed3(ms(w.capture_ns)) +
+                " ms: the kernels were recorded into GPU graphs, not run as a step"};
+  }
+  if (w.step_labels > 0) {
+    return {TraceKind::kServingStep,
+            std::to_string(w.step_labels) + " serving-engine step label(s)" +
+                (w.capture_begins > 0 ? "; the trace also holds " +
+                                            std::to_string(w.capture_begins) + " graph capture(s)"
+                                      : std::string())};
+  }
+  const std::string why = workload_evidence.empty() ? std::string() : ": " + workload_evidence;
+  if (workload == Workload::Training) return {TraceKind::kTrainingStep, "training workload" + why};
+  if (workload == Workload::Inference) {
+    return {TraceKind::kInferenceStep, "inference workload" + why};
+  }
+  return {TraceKind::kStep, "the workload is unknown"};
+}
+
+Json recording_report_block(const trace::RecordingWindow& w, Workload workload,
+                            const std::string& workload_evidence) {
+  const TraceKindVerdict verdict = classify_trace_kind(w, workload, workload_evidence);
   Json window = Json::object();
   window["start_ns"] = w.start_ns;
   window["end_ns"] = w.end_ns;
@@ -63,6 +111,16 @@ Json recording_report_block(const trace::RecordingWindow& w) {
                  : "from the start of the first GPU op linked to a recorded host launch to the end "
                    "of the last one; gpu_timeline.csv, the per-op tables and cpu_idle measure it";
   Json block = Json::object();
+  Json kind = Json::object();
+  kind["kind"] = to_string(verdict.kind);
+  kind["evidence"] = verdict.evidence;
+  if (verdict.kind == TraceKind::kGraphCapture) {
+    kind["capture_ms"] = ms(w.capture_ns);
+    kind["note"] =
+        "a capture trace records the one-time capture of GPU graphs, not a step: its times are "
+        "not step times and no finding's saving applies to a step";
+  }
+  block["trace_kind"] = std::move(kind);
   block["window"] = std::move(window);
   block["before"] =
       side_json(w.before, w.start_ns - w.before.first_ns, "launched_before_first_recorded_launch");
@@ -80,15 +138,28 @@ Json recording_report_block(const trace::RecordingWindow& w) {
   return block;
 }
 
-Json recording_report_block(const Json& window_document) {
+Json recording_report_block(const Json& window_document, Workload workload,
+                            const std::string& workload_evidence) {
   const auto w = trace::recording_window_from_json(window_document);
-  return w ? recording_report_block(*w) : Json();
+  return w ? recording_report_block(*w, workload, workload_evidence) : Json();
 }
 
 std::string recording_report_markdown(const Json& block) {
   if (!block.is_object()) return {};
   const Json& window = member(block, "window");
   std::string out = "## Recording Window\n\n";
+  const Json& kind = member(block, "trace_kind");
+  if (kind.is_object() && member(kind, "kind").is_string()) {
+    out += "**Trace kind**: " + member(kind, "kind").as_string();
+    if (member(kind, "evidence").is_string()) {
+      out += " (" + escape_markup(member(kind, "evidence").as_string()) + ")";
+    }
+    out += ".";
+    if (member(kind, "note").is_string()) {
+      out += " " + escape_markup(member(kind, "note").as_string()) + ".";
+    }
+    out += "\n\n";
+  }
   out += "The analysis window is " + fixed3(ms_at(window, "duration_ms")) + " ms (" +
          std::to_string(int_at(window, "gpu_ops")) + " GPU ops): " +
          escape_markup(member(window, "definition").is_string()
@@ -128,6 +199,14 @@ std::string recording_report_html(const Json& block) {
   if (!block.is_object()) return {};
   const Json& window = member(block, "window");
   std::string out = "<section id=\"recording\"><h2>Recording Window</h2>\n<p>";
+  const Json& kind = member(block, "trace_kind");
+  if (kind.is_object() && member(kind, "kind").is_string()) {
+    out += "Trace kind: <b>" + escape_markup(member(kind, "kind").as_string()) + "</b>";
+    if (member(kind, "evidence").is_string()) {
+      out += " (" + escape_markup(member(kind, "evidence").as_string()) + ")";
+    }
+    out += ". ";
+  }
   out += "The analysis window is " + fixed3(ms_at(window, "duration_ms")) + " ms (" +
          std::to_string(int_at(window, "gpu_ops")) + " GPU ops).";
   const Json& before = member(block, "before");

@@ -80,7 +80,9 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
   // The recording window (docs/report.md, "Recording window"): default mode, raw trace only.
   if (const auto* window = model.document("trace/recording_window.json");
       window != nullptr && compat != Compat::TraceLens) {
-    if (Json block = recording_report_block(to_owned_json(*window)); !block.is_null()) {
+    if (Json block = recording_report_block(to_owned_json(*window), report.workload,
+                                            report.workload_evidence);
+        !block.is_null()) {
       report.run_findings["recording"] = std::move(block);
     }
   }

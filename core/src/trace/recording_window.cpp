@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "loupe/core/trace/step_labels.hpp"
+
 namespace loupe::core::trace {
 
 namespace {
@@ -78,6 +80,34 @@ OutsideWork outside_from(const Json* j) {
   return w;
 }
 
+// Capture calls, graph launches and step labels (the trace kind's evidence).
+struct RecordingFacts {
+  std::uint64_t begins = 0, instantiations = 0, launches = 0, step_labels = 0;
+  std::int64_t capture_start = std::numeric_limits<std::int64_t>::max();
+  std::int64_t capture_end = std::numeric_limits<std::int64_t>::min();
+};
+
+void count_recording_facts(const TraceModel& model, Uid u, RecordingFacts& f) {
+  const Event& e = model.event(u);
+  if (is_runtime_category(e.category)) {
+    const std::string_view name = model.name(u);
+    const bool timed = (e.flags & kHasTs) != 0 && (e.flags & kHasDur) != 0;
+    if (name.find("StreamBeginCapture") != std::string_view::npos) {
+      ++f.begins;
+      if (timed) f.capture_start = std::min(f.capture_start, e.ts_ns);
+    } else if (name.find("StreamEndCapture") != std::string_view::npos) {
+      if (timed) f.capture_end = std::max(f.capture_end, e.ts_ns + e.dur_ns);
+    } else if (name.find("GraphInstantiate") != std::string_view::npos) {
+      ++f.instantiations;
+      if (timed) f.capture_end = std::max(f.capture_end, e.ts_ns + e.dur_ns);
+    } else if (name.find("GraphLaunch") != std::string_view::npos) {
+      ++f.launches;
+    }
+  } else if (e.category == Category::kUserAnnotation && parse_step_label(model.name(u))) {
+    ++f.step_labels;
+  }
+}
+
 }  // namespace
 
 std::optional<RecordingWindow> find_recording_window(const TraceModel& model,
@@ -88,9 +118,11 @@ std::optional<RecordingWindow> find_recording_window(const TraceModel& model,
   std::int64_t linked_start = kMax, linked_end = kMin, all_start = kMax, all_end = kMin;
   std::int64_t first_corr = kMax, last_corr = kMin;
   std::vector<Uid> ops;
+  RecordingFacts facts;
   for (Uid u = 0; u < model.event_count(); ++u) {
     const Event& e = model.event(u);
     if ((e.flags & kHasTs) != 0) trace_start = std::min(trace_start, e.ts_ns);
+    count_recording_facts(model, u, facts);
     if (!is_gpu_category(e.category) || (e.flags & kHasTs) == 0 || (e.flags & kHasDur) == 0) {
       continue;
     }
@@ -128,6 +160,13 @@ std::optional<RecordingWindow> find_recording_window(const TraceModel& model,
   }
   w.before = before.finish();
   w.after = after.finish();
+  w.capture_begins = facts.begins;
+  w.graph_instantiations = facts.instantiations;
+  w.graph_launches = facts.launches;
+  w.step_labels = facts.step_labels;
+  if (facts.capture_end > facts.capture_start) {
+    w.capture_ns = facts.capture_end - facts.capture_start;
+  }
   return w;
 }
 
@@ -141,6 +180,11 @@ Json recording_window_json(const RecordingWindow& w) {
   j["before"] = outside_json(w.before);
   j["after"] = outside_json(w.after);
   j["ops_at_trace_start"] = static_cast<std::int64_t>(w.ops_at_trace_start);
+  j["capture_begins"] = static_cast<std::int64_t>(w.capture_begins);
+  j["graph_instantiations"] = static_cast<std::int64_t>(w.graph_instantiations);
+  j["graph_launches"] = static_cast<std::int64_t>(w.graph_launches);
+  j["capture_ns"] = w.capture_ns;
+  j["step_labels"] = static_cast<std::int64_t>(w.step_labels);
   return j;
 }
 
@@ -161,6 +205,14 @@ std::optional<RecordingWindow> recording_window_from_json(const Json& doc) {
   w.after = outside_from(doc.find("after"));
   w.ops_at_trace_start =
       static_cast<std::uint64_t>(std::max<std::int64_t>(0, int_at(doc, "ops_at_trace_start")));
+  const auto count = [&](const char* key) {
+    return static_cast<std::uint64_t>(std::max<std::int64_t>(0, int_at(doc, key)));
+  };
+  w.capture_begins = count("capture_begins");
+  w.graph_instantiations = count("graph_instantiations");
+  w.graph_launches = count("graph_launches");
+  w.capture_ns = std::max<std::int64_t>(0, int_at(doc, "capture_ns"));
+  w.step_labels = count("step_labels");
   return w;
 }
 

@@ -39,6 +39,14 @@ struct RecordingWindow {
   OutsideWork after;
   // GPU ops starting at the trace's first timestamp: running when the profiler started.
   std::uint64_t ops_at_trace_start = 0;
+  // What kind of recording it is (docs/report.md, "Trace kind"): GPU-graph capture calls
+  // (cuda/hipStreamBeginCapture, ...GraphInstantiate..., ...GraphLaunch), the time from the
+  // first capture's start to the last one's end, and serving-engine step labels (step_labels.hpp).
+  std::uint64_t capture_begins = 0;
+  std::uint64_t graph_instantiations = 0;
+  std::uint64_t graph_launches = 0;
+  std::int64_t capture_ns = 0;
+  std::uint64_t step_labels = 0;
   std::int64_t duration_ns() const { return end_ns - start_ns; }
   bool work_outside() const { return before.ops + after.ops > 0; }
 };
