@@ -5,9 +5,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <set>
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+
+#include "loupe/core/closest_name.hpp"
+#include "loupe/core/text_escape.hpp"
+#include "loupe/core/trace/input_format.hpp"
 
 namespace loupe::cli {
 
@@ -31,6 +37,31 @@ void apply_verbosity(const po::variables_map& vm) {
   }
 }
 
+namespace {
+
+// The long option of `options` closest to the mistyped `given` ("--platfrom"), leaving out the
+// positional arguments' names and internal options, which a user never types.
+std::optional<std::string> closest_option(const std::string& given,
+                                          const po::options_description& options,
+                                          const po::positional_options_description& positional) {
+  if (given.rfind("--", 0) != 0) return std::nullopt;
+  std::string name = given.substr(2);
+  name = name.substr(0, name.find('='));
+  std::set<std::string> positional_names;
+  const unsigned positions = std::min(positional.max_total_count(), 16u);
+  for (unsigned i = 0; i < positions; ++i) positional_names.insert(positional.name_for_position(i));
+  std::vector<std::string> names;
+  for (const auto& option : options.options()) {
+    const std::string& long_name = option->long_name();
+    if (long_name.empty() || positional_names.count(long_name) > 0) continue;
+    if (option->description() == "internal") continue;
+    names.push_back(long_name);
+  }
+  return core::closest_name(name, names);
+}
+
+}  // namespace
+
 bool parse_arguments(const std::vector<std::string>& args, const po::options_description& visible,
                      const po::positional_options_description& positional, po::variables_map& vm,
                      const std::string& command) {
@@ -39,8 +70,15 @@ bool parse_arguments(const std::vector<std::string>& args, const po::options_des
     if (vm.count("help") > 0) return true;
     po::notify(vm);
     return true;
+  } catch (const po::unknown_option& e) {
+    std::cerr << "loupe " << command << ": " << core::escape_for_terminal(e.what());
+    if (const auto near = closest_option(e.get_option_name(), visible, positional)) {
+      std::cerr << " (did you mean --" << *near << "?)";
+    }
+    std::cerr << "\nTry 'loupe " << command << " --help'.\n";
+    return false;
   } catch (const po::error& e) {
-    std::cerr << "loupe " << command << ": " << e.what() << "\n"
+    std::cerr << "loupe " << command << ": " << core::escape_for_terminal(e.what()) << "\n"
               << "Try 'loupe " << command << " --help'.\n";
     return false;
   }
@@ -80,6 +118,20 @@ bool check_readable_file(const fs::path& path, const char* option) {
     return false;
   }
   return true;
+}
+
+bool check_trace_format(const fs::path& path, const char* option, const std::string& command) {
+  core::trace::InputFormatInfo info;
+  try {
+    info = core::trace::identify_input_file(path);
+  } catch (const std::exception& e) {
+    std::cerr << "loupe " << command << ": " << e.what() << "\n";
+    return false;
+  }
+  if (info.readable()) return true;
+  std::cerr << "loupe " << command << ": " << option << (*option != '\0' ? " " : "")
+            << path.string() << ": " << core::trace::unsupported_input_message(info) << "\n";
+  return false;
 }
 
 // "" when files can be written into `dir` (which may not exist yet); else why not. Creates

@@ -41,6 +41,11 @@ std::function<void(std::uint64_t, std::uint64_t)> trace_load_progress(const std:
 // `loupe analyze` input checks: prints "loupe analyze: OPTION PATH: problem" and returns false
 // when `path` is not a readable regular file.
 bool check_readable_file(const std::filesystem::path& path, const char* option);
+// `loupe analyze` / `inspect`: prints "loupe COMMAND: OPTION PATH: <what the file is>, not a
+// PyTorch profiler trace; ..." and returns false when `path` is another profiler's output or
+// not JSON text (core/include/loupe/core/trace/input_format.hpp). `option` may be empty.
+bool check_trace_format(const std::filesystem::path& path, const char* option,
+                        const std::string& command);
 // "" when files can be written into `dir` (which may not exist yet); else why not.
 std::string check_writable_dir(const std::filesystem::path& dir);
 

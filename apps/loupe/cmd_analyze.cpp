@@ -294,7 +294,9 @@ int run_analyze(const std::vector<std::string>& args) {
       "fusion_candidates.json) and metadata/; with --compat tracelens these files equal\n"
       "TraceLens's. Then it analyzes OUT; plugins also see the tables trace/gpu_events.csv and\n"
       "trace/op_kernels.csv. The platform's peaks come from --arch FILE, --platform NAME, the\n"
-      "trace's device name, or MI300X, in that order.\n\n"
+      "trace's deviceProperties (device name, else compute units and memory), or MI300X, in\n"
+      "that order; with --trace2, trace 2 gets its own platform the same way (--platform2,\n"
+      "--arch2, its deviceProperties, else trace 1's; --compat tracelens: trace 1's).\n\n"
       "With --trace2, the analysis is comparative (TRACE is trace 1, TRACE2 trace 2): the two\n"
       "call trees are aligned, perf_report_trace1_csvs/ gets diff_stats.csv and the comparison\n"
       "columns, perf_report_trace2_csvs/ holds trace 2's report, fusion candidates are modules\n"
@@ -315,8 +317,11 @@ int run_analyze(const std::vector<std::string>& args) {
       "standalone | comparative (default: the manifest's comparison_scope)")(
       "only", po::value<std::vector<std::string>>(&only)->composing(),
       "analyze only these categories (comma-separated, repeatable), even if the manifest does not "
-      "list them")("plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
-                   "search this directory for plugins first (repeatable)")(
+      "list them")(
+      "plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
+      "also search this directory for plugins (repeatable): after the bundled plugins, before "
+      "$LOUPE_PLUGIN_PATH; the first plugin found for a name or category keeps it, "
+      "so a plugin here cannot replace a bundled one")(
       "compat", po::value<std::string>(),
       "tracelens: reproduce TraceLens's numbers and quirks exactly")(
       "workload", po::value<std::string>(),
@@ -329,9 +334,13 @@ int run_analyze(const std::vector<std::string>& args) {
       "trace2", po::value<std::string>(),
       "with --trace: compare against this second trace (comparative scope)")(
       "platform", po::value<std::string>(),
-      "with --trace: a bundled platform (B200, H100, H200, MI300X, MI325X, MI355X)")(
+      "with --trace: a bundled platform, any case (B200, H100, H200, MI300X, MI325X, MI355X)")(
       "arch", po::value<std::string>(),
       "with --trace: a platform spec JSON (name, mem_bw_gbps, memory_gb, max_achievable_tflops)")(
+      "platform2", po::value<std::string>(),
+      "with --trace2: trace 2's bundled platform (default: trace 2's own deviceProperties, "
+      "else trace 1's platform)")("arch2", po::value<std::string>(),
+                                  "with --trace2: trace 2's platform spec JSON")(
       "plugin-timeout", po::value<double>()->default_value(300.0),
       "seconds one plugin category may take (also its CPU-time limit)")(
       "plugin-memory", po::value<std::uint64_t>()->default_value(4096),
@@ -414,6 +423,14 @@ int run_analyze(const std::vector<std::string>& args) {
     std::cerr << "loupe analyze: give either --platform or --arch, not both\n";
     return kExitUsage;
   }
+  if ((vm.count("platform2") > 0 || vm.count("arch2") > 0) && vm.count("trace2") == 0) {
+    std::cerr << "loupe analyze: --platform2 and --arch2 apply to --trace2 only\n";
+    return kExitUsage;
+  }
+  if (vm.count("platform2") > 0 && vm.count("arch2") > 0) {
+    std::cerr << "loupe analyze: give either --platform2 or --arch2, not both\n";
+    return kExitUsage;
+  }
   const fs::path dir =
       from_trace ? fs::path(vm["output"].as<std::string>()) : fs::path(vm["dir"].as<std::string>());
 
@@ -464,23 +481,35 @@ int run_analyze(const std::vector<std::string>& args) {
         !check_readable_file(vm["trace2"].as<std::string>(), "--trace2")) {
       return kExitUsage;
     }
-    if (vm.count("arch") > 0 && !check_readable_file(vm["arch"].as<std::string>(), "--arch")) {
+    if (!check_trace_format(vm["trace"].as<std::string>(), "--trace", "analyze")) {
       return kExitUsage;
+    }
+    if (vm.count("trace2") > 0 &&
+        !check_trace_format(vm["trace2"].as<std::string>(), "--trace2", "analyze")) {
+      return kExitUsage;
+    }
+    for (const char* option : {"arch", "arch2"}) {
+      if (vm.count(option) > 0 && !check_readable_file(vm[option].as<std::string>(),
+                                                       option[4] == '2' ? "--arch2" : "--arch")) {
+        return kExitUsage;
+      }
     }
     if (vm.count("max-memory") > 0 &&
         !check_memory_limit(vm["max-memory"].as<std::uint64_t>(), vm)) {
       return kExitUsage;
     }
-    if (vm.count("platform") > 0 || vm.count("arch") > 0) {
+    for (const auto& [platform, arch] : {std::pair{"platform", "arch"}, {"platform2", "arch2"}}) {
+      if (vm.count(platform) == 0 && vm.count(arch) == 0) continue;
       try {
         core::prepare::select_arch(
-            vm.count("arch") > 0 ? std::optional<fs::path>(vm["arch"].as<std::string>())
-                                 : std::nullopt,
-            vm.count("platform") > 0 ? std::optional<std::string>(vm["platform"].as<std::string>())
-                                     : std::nullopt,
+            vm.count(arch) > 0 ? std::optional<fs::path>(vm[arch].as<std::string>()) : std::nullopt,
+            vm.count(platform) > 0 ? std::optional<std::string>(vm[platform].as<std::string>())
+                                   : std::nullopt,
             {});
       } catch (const std::exception& e) {
-        std::cerr << "loupe analyze: " << e.what() << "\n";
+        std::cerr << "loupe analyze: "
+                  << (vm.count(platform) > 0 ? "--" + std::string(platform) + ": " : std::string())
+                  << e.what() << "\n";
         return kExitUsage;
       }
     }
@@ -529,6 +558,8 @@ int run_analyze(const std::vector<std::string>& args) {
     trace_options.output_dir = dir;
     if (vm.count("platform") > 0) trace_options.platform = vm["platform"].as<std::string>();
     if (vm.count("arch") > 0) trace_options.arch_file = fs::path(vm["arch"].as<std::string>());
+    if (vm.count("platform2") > 0) trace_options.platform2 = vm["platform2"].as<std::string>();
+    if (vm.count("arch2") > 0) trace_options.arch_file2 = fs::path(vm["arch2"].as<std::string>());
     trace_options.compat_tracelens = options.compat == Compat::TraceLens;
     trace_options.quiet = vm.count("quiet") > 0;
     if (vm.count("collectives-out") > 0) {

@@ -79,8 +79,11 @@ int run_inspect(const std::vector<std::string>& args) {
   }
   const double load_seconds = seconds_since(start);
   if (loaded.error) {
-    std::cerr << "loupe inspect: " << path.string() << ": " << loaded.error->describe() << " ("
-              << loaded.model.event_count() << " events read before it)\n";
+    std::cerr << "loupe inspect: " << path.string() << ": " << loaded.error->describe();
+    if (!loaded.error->unsupported_format) {
+      std::cerr << " (" << loaded.model.event_count() << " events read before it)";
+    }
+    std::cerr << "\n";
     return kExitUsage;
   }
   tr::TreeOptions tree_options;

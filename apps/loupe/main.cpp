@@ -7,6 +7,8 @@
 #include "cli_common.hpp"
 #include "huge_pages.hpp"
 #include "loupe/abi.h"
+#include "loupe/core/closest_name.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 
 namespace {
@@ -64,7 +66,12 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
     std::cerr << "loupe " << command << ": internal error: " << e.what() << "\n";
     return loupe::cli::kExitUsage;
   }
-  std::cerr << "loupe: unknown command '" << command << "'\n\n" << kUsage;
+  std::cerr << "loupe: unknown command '" << loupe::core::escape_for_terminal(command) << "'";
+  if (const auto near = loupe::core::closest_name(
+          command, {"analyze", "diff-findings", "help", "inspect", "plugins", "validate"})) {
+    std::cerr << " (did you mean '" << *near << "'?)";
+  }
+  std::cerr << "\n\n" << kUsage;
   return loupe::cli::kExitUsage;
 }
 

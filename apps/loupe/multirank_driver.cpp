@@ -396,6 +396,7 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
   }
   for (const fs::path& trace : files.by_rank) {
     if (!check_readable_file(trace, "--trace-glob")) return kExitUsage;
+    if (!check_trace_format(trace, "--trace-glob", "analyze")) return kExitUsage;
   }
   const fs::path out(vm["output"].as<std::string>());
   if (const std::string why = check_writable_dir(out); !why.empty()) {

@@ -35,8 +35,11 @@ std::optional<core::trace::LoadResult> load_for_analysis(const fs::path& path, b
     return std::nullopt;
   }
   if (loaded.error) {
-    std::cerr << "loupe analyze: " << path.string() << ": " << loaded.error->describe() << " ("
-              << loaded.model.event_count() << " events read before it)\n";
+    std::cerr << "loupe analyze: " << path.string() << ": " << loaded.error->describe();
+    if (!loaded.error->unsupported_format) {
+      std::cerr << " (" << loaded.model.event_count() << " events read before it)";
+    }
+    std::cerr << "\n";
     return std::nullopt;
   }
   spdlog::info("loaded {} events from {} in {:.2f} s ({})", loaded.model.event_count(),
@@ -45,6 +48,29 @@ std::optional<core::trace::LoadResult> load_for_analysis(const fs::path& path, b
                    ? std::to_string(loaded.parallel_blocks) + " blocks parsed in parallel"
                    : std::string("parsed on one thread"));
   return loaded;
+}
+
+// Trace 2's platform: --arch2 / --platform2, else (default mode) what its deviceProperties
+// show, else trace 1's. Compat mode keeps TraceLens's single platform unless told otherwise.
+// nullopt: trace 1's, unrecorded (compat mode's manifest has no trace2_platform).
+std::optional<core::prepare::ArchSelection> select_trace2_arch(
+    const TraceToDirectoryOptions& options, const core::trace::LoadResult& loaded2,
+    const core::prepare::ArchSelection& arch1) {
+  if (options.arch_file2 || options.platform2) {
+    auto arch = core::prepare::select_arch_for_devices(options.arch_file2, options.platform2, {});
+    if (options.arch_file2)
+      arch.reason = "arch spec from " + options.arch_file2->string() + " (--arch2)";
+    if (options.platform2) arch.reason = "platform " + arch.platform + " (--platform2)";
+    return arch;
+  }
+  if (options.compat_tracelens) return std::nullopt;
+  auto own = core::prepare::select_arch_for_devices(std::nullopt, std::nullopt,
+                                                    core::prepare::trace_devices(loaded2.model));
+  if (own.from_device) return own;
+  core::prepare::ArchSelection same = arch1;
+  same.reason = "platform " + arch1.platform +
+                ", as trace 1 (trace 2 names no bundled device; --platform2 or --arch2 to choose)";
+  return same;
 }
 
 }  // namespace
@@ -78,13 +104,19 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDi
     };
   }
   try {
-    prepare.arch = core::prepare::select_arch(options.arch_file, options.platform,
-                                              loaded->model.device_names());
+    prepare.arch = core::prepare::select_arch_for_devices(
+        options.arch_file, options.platform, core::prepare::trace_devices(loaded->model));
+    if (loaded2) prepare.arch2 = select_trace2_arch(options, *loaded2, prepare.arch);
   } catch (const std::exception& e) {
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;
   }
-  spdlog::info("using {}", prepare.arch.reason);
+  spdlog::info("using {}{}", loaded2 ? "for trace 1 " : "", prepare.arch.reason);
+  if (prepare.arch2) {
+    spdlog::info("using for trace 2 {}", prepare.arch2->reason);
+  } else if (loaded2) {
+    spdlog::info("using for trace 2 the platform of trace 1 (--compat tracelens)");
+  }
 
   if (!options.quiet) spdlog::info("building the event tree ({:.2f} s)", seconds_since(start));
   const auto tree =

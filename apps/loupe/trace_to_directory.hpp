@@ -18,6 +18,10 @@ struct TraceToDirectoryOptions {
   std::filesystem::path output_dir;
   std::optional<std::string> platform;
   std::optional<std::filesystem::path> arch_file;
+  // Trace 2's platform; without them trace 2's own deviceProperties decide (default mode), else
+  // trace 1's platform (and always in compat mode, as TraceLens used one platform).
+  std::optional<std::string> platform2;
+  std::optional<std::filesystem::path> arch_file2;
   bool compat_tracelens = false;
   bool quiet = false;
   // Called once the directory is computed, right before its files are written (the previous

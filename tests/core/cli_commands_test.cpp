@@ -17,7 +17,8 @@ using loupe::test::run_loupe;
 TEST_CASE("--version and --help", "[cli]") {
   auto r = run_loupe({"--version"});
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::StartsWith("loupe ") && Catch::Contains("plugin ABI 1." + std::to_string(LOUPE_ABI_MINOR)));
+  CHECK_THAT(r.out, Catch::StartsWith("loupe ") &&
+                        Catch::Contains("plugin ABI 1." + std::to_string(LOUPE_ABI_MINOR)));
   r = run_loupe({"--help"});
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("analyze DIR") && Catch::Contains("Exit codes"));
@@ -31,6 +32,38 @@ TEST_CASE("--version and --help", "[cli]") {
   r = run_loupe({"frobnicate"});
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("unknown command 'frobnicate'"));
+  CHECK_THAT(r.err, !Catch::Contains("did you mean"));
+  r = run_loupe({"analyse", "--help"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("unknown command 'analyse' (did you mean 'analyze'?)"));
+}
+
+TEST_CASE("an unknown option suggests the closest one; --plugin-dir states its place", "[cli]") {
+  auto r = run_loupe({"analyze", "--trace", "t.json", "-o", "out", "--platfrom", "H100"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("'--platfrom'") &&
+                        Catch::Contains("(did you mean --platform?)") &&
+                        Catch::Contains("Try 'loupe analyze --help'"));
+  r = run_loupe({"inspect", "t.json", "--jsno"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, Catch::Contains("(did you mean --json?)"));
+  // Nothing near: no suggestion; the positional argument's hidden name is never offered.
+  r = run_loupe({"analyze", "--frobnicate"});
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.err, !Catch::Contains("did you mean"));
+  r = run_loupe({"analyze", "--dri", "x"});
+  CHECK_THAT(r.err, !Catch::Contains("did you mean --dir"));
+  // The search order the help states is the one plugin_search_path() builds
+  // (docs/plugin-abi.md, "Discovery and precedence").
+  for (const char* command : {"analyze", "plugins"}) {
+    r = run_loupe({command, "--help"});
+    std::string help;  // the help wraps its lines: one space for every run of blanks
+    for (const char c : r.out) {
+      const bool blank = c == ' ' || c == '\n';
+      if (!blank || (!help.empty() && help.back() != ' ')) help += blank ? ' ' : c;
+    }
+    CHECK_THAT(help, Catch::Contains("after the bundled plugins, before $LOUPE_PLUGIN_PATH"));
+  }
 }
 
 TEST_CASE("loupe plugins lists loaded, rejected and shadowed plugins", "[cli]") {
@@ -47,7 +80,7 @@ TEST_CASE("loupe plugins lists loaded, rejected and shadowed plugins", "[cli]") 
   const auto r = run_loupe(args);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("test_good 0.0.1  [ABI 1." + std::to_string(LOUPE_ABI_MINOR) +
-                                       ", system]  categories: test_good"));
+                                    ", system]  categories: test_good"));
   CHECK_THAT(r.out, Catch::Contains("Rejected (2):") &&
                         Catch::Contains("ABI major 99 does not match host ABI major 1") &&
                         Catch::Contains("crashed with signal 11"));

@@ -3,9 +3,11 @@
 #include <rapidjson/document.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "cli_runner.hpp"
 #include "test_paths.hpp"
@@ -154,6 +156,62 @@ TEST_CASE("loupe analyze --trace usage and input errors", "[trace][cli]") {
   CHECK_FALSE(fs::exists(out));  // nothing was written for the failed runs
 }
 
+TEST_CASE("other profilers' files are refused by name before any work; a BOM is skipped",
+          "[trace][cli]") {
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "small.json";
+  loupe::test::write_text(trace, loupe::test::trace::small_trace());
+  const std::string out = (tmp.path() / "out").string();
+  struct Case {
+    std::string file;
+    std::string bytes;
+    std::string named;
+  };
+  std::string sqlite("SQLite format 3\0", 16);
+  sqlite.resize(100, '\0');
+  const std::vector<Case> cases = {
+      // An XSpace: one plane named /host:CPU (field 1, then the plane's id and name).
+      {"jax.xplane.pb", std::string("\x0a\x0d\x08\x01\x12\x09/host:CPU", 15), "XSpace"},
+      {"report.nsys-rep", std::string("\x00\x01\x02\x03\xff", 5), "Nsight Systems report"},
+      {"report.sqlite", sqlite + "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(x)",
+       "Nsight Systems SQLite"},
+      {"results.db", sqlite + "CREATE TABLE rocpd_kernel_dispatch(x)", "rocpd"},
+      {"kernel_trace.csv", "\"Kind\",\"Kernel_Name\",\"Correlation_Id\"\n\"K\",\"k\",1\n",
+       "rocprofv3 CSV"},
+      {"results.json", R"({"rocprofiler-sdk-tool": []})", "rocprofv3 JSON"},
+      {"config.json", R"({"model": "x", "layers": 2})", "without traceEvents"},
+      {"config.json.gz", loupe::test::trace::gzip(R"({"model": "x"})"), "without traceEvents"},
+  };
+  for (const auto& c : cases) {
+    const fs::path file = tmp.path() / c.file;
+    loupe::test::write_text(file, c.bytes);
+    for (const char* option : {"--trace", "--trace2"}) {
+      const auto r = std::string(option) == "--trace"
+                         ? run_loupe({"analyze", "--trace", file.string(), "-o", out})
+                         : run_loupe({"analyze", "--trace", trace.string(), "--trace2",
+                                      file.string(), "-o", out});
+      INFO(c.file << " " << option << ": " << r.err);
+      CHECK(r.exit_code == 2);
+      CHECK_THAT(
+          r.err,
+          Catch::StartsWith(std::string("loupe analyze: ") + option + " " + file.string() + ": ") &&
+              Catch::Contains(c.named) && Catch::Contains("not a PyTorch profiler trace"));
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);  // one line
+    }
+    const auto inspect = run_loupe({"inspect", file.string()});
+    CHECK(inspect.exit_code == 2);
+    CHECK_THAT(inspect.err, Catch::Contains(c.named));
+  }
+  CHECK_FALSE(fs::exists(out));
+
+  const fs::path bom = tmp.path() / "bom.json.gz";
+  loupe::test::write_text(
+      bom, loupe::test::trace::gzip("\xEF\xBB\xBF" + loupe::test::trace::small_trace()));
+  const auto r = run_loupe({"inspect", bom.string()});
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("1 of 1 GPU ops linked"));
+}
+
 TEST_CASE("loupe analyze --trace on a real trace reproduces TraceLens's multi-kernel metrics",
           "[trace][cli][reference][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
@@ -284,4 +342,109 @@ TEST_CASE("findings.json ranks every finding of the run with stable ids and ms s
   for (rapidjson::SizeType i = 0; i < findings.Size(); ++i) {
     CHECK(std::string((*again)["findings"][i]["id"].GetString()) == findings[i]["id"].GetString());
   }
+}
+
+TEST_CASE("GPU work launched before recording is reported outside the analysis window",
+          "[trace][cli][window]") {
+  // Two kernels queued before the profiler recorded the host (correlations 1 and 2, no launch;
+  // the host sits in a device synchronize meanwhile), then a recorded aten::relu launching
+  // correlation 5.
+  std::string events =
+      R"({"ph":"X","cat":"kernel","name":"pre_a","pid":0,"tid":7,"ts":0,"dur":40,"args":{"correlation":1,"stream":7,"device":0}},)"
+      R"({"ph":"X","cat":"kernel","name":"pre_b","pid":0,"tid":7,"ts":42,"dur":40,"args":{"correlation":2,"stream":7,"device":0}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaDeviceSynchronize","pid":100,"tid":100,"ts":0,"dur":85},)"
+      R"({"ph":"X","cat":"cpu_op","name":"aten::relu","pid":100,"tid":100,"ts":100,"dur":50,"args":{"External id":1}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":110,"dur":5,"args":{"correlation":5,"External id":1}},)"
+      R"({"ph":"X","cat":"kernel","name":"relu_kernel","pid":0,"tid":7,"ts":160,"dur":20,"args":{"correlation":5,"stream":7,"device":0}},)"
+      R"({"ph":"s","id":5,"pid":100,"tid":100,"ts":110,"cat":"ac2g","name":"ac2g"},)"
+      R"({"ph":"f","id":5,"pid":0,"tid":7,"ts":160,"cat":"ac2g","name":"ac2g","bp":"e"})";
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "pre_window.json";
+  loupe::test::write_text(trace, loupe::test::trace::wrap_events(events));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+
+  const auto findings = parse_file(out / "findings.json");
+  REQUIRE(findings.HasMember("recording"));
+  const auto& rec = findings["recording"];
+  CHECK(rec["window"]["start_ns"].GetInt64() == 160'000);
+  CHECK(rec["window"]["end_ns"].GetInt64() == 180'000);
+  CHECK(rec["window"]["duration_ms"].GetDouble() == 0.02);
+  CHECK(rec["window"]["gpu_ops"].GetInt64() == 1);
+  CHECK(rec["before"]["ops"].GetInt64() == 2);
+  CHECK(rec["before"]["busy_ms"].GetDouble() == 0.08);
+  CHECK(rec["before"]["span_ms"].GetDouble() == 0.16);
+  CHECK(rec["before"]["launched_before_first_recorded_launch"].GetInt64() == 2);
+  CHECK(rec["after"]["ops"].GetInt64() == 0);
+  CHECK(rec["ops_at_trace_start"].GetInt64() == 1);
+  CHECK(rec["outside_ms"].GetDouble() == 0.16);
+  // No backward op and no serving label: an inference step, with the workload's evidence.
+  CHECK(std::string(rec["trace_kind"]["kind"].GetString()) == "inference_step");
+  CHECK_THAT(rec["trace_kind"]["evidence"].GetString(), Catch::Contains("inference workload"));
+
+  const auto run = parse_file(out / "loupe_run.json");
+  REQUIRE(run.HasMember("window"));
+  CHECK(run["window"]["before"]["ops"].GetInt64() == 2);
+  CHECK(run["window"]["start_ns"].GetInt64() == 160'000);
+
+  // One window: gpu_timeline.csv and cpu_idle's breakdown state the same 0.02 ms.
+  const auto metrics = parse_file(out / "category_data/cpu_idle_metrics.json");
+  CHECK(metrics["idle_breakdown"]["gpu_span_ms"].GetDouble() == 0.02);
+  CHECK(metrics["gpu_utilization"]["total_time_ms"].GetDouble() == 0.02);
+  CHECK(metrics["idle_breakdown"]["by_cause"]["synchronization_ms"].GetDouble() == 0.0);
+  CHECK(metrics["idle_breakdown"]["outside_window"]["before"]["ops"].GetInt64() == 2);
+
+  const std::string md = loupe::test::read_text(out / "analysis.md");
+  CHECK_THAT(md, Catch::Contains("**Trace kind**: inference_step") &&
+                     Catch::Contains("## Recording Window") &&
+                     Catch::Contains("The analysis window is 0.020 ms (1 GPU ops)") &&
+                     Catch::Contains("| Before the window | 2 | 0.080 | 0.160 | 2 |"));
+  CHECK(run_loupe({"validate", "--report", out.string()}).exit_code == 0);
+  CHECK_THAT(loupe::test::read_text(out / "report.html"),
+             Catch::Contains("<section id=\"recording\"><h2>Recording Window</h2>"));
+
+  // Compat mode keeps TraceLens's files: no recording block or section.
+  const fs::path compat = tmp.path() / "compat";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", compat.string(), "--compat",
+                     "tracelens", "-q"})
+              .exit_code == 0);
+  CHECK_FALSE(parse_file(compat / "findings.json").HasMember("recording"));
+  CHECK_THAT(loupe::test::read_text(compat / "analysis.md"), !Catch::Contains("Recording Window"));
+}
+
+TEST_CASE("a GPU-graph capture trace is reported as a capture", "[trace][cli][window]") {
+  // One eager fill kernel, then a stream capture: a launch recorded into the graph (no kernel
+  // runs), the end of the capture and the graph's instantiation; no graph launch.
+  const std::string events =
+      R"({"ph":"X","cat":"cpu_op","name":"aten::fill_","pid":100,"tid":100,"ts":0,"dur":20,"args":{"External id":1}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":100,"tid":100,"ts":5,"dur":5,"args":{"correlation":1,"External id":1}},)"
+      R"({"ph":"X","cat":"kernel","name":"fill_kernel","pid":0,"tid":7,"ts":30,"dur":4,"args":{"correlation":1,"stream":7,"device":0}},)"
+      R"({"ph":"s","id":1,"pid":100,"tid":100,"ts":5,"cat":"ac2g","name":"ac2g"},)"
+      R"({"ph":"f","id":1,"pid":0,"tid":7,"ts":30,"cat":"ac2g","name":"ac2g","bp":"e"},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipStreamBeginCapture","pid":100,"tid":100,"ts":100,"dur":10},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipLaunchKernel","pid":100,"tid":100,"ts":120,"dur":5,"args":{"correlation":2}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipStreamEndCapture","pid":100,"tid":100,"ts":200,"dur":10},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipGraphInstantiateWithFlags","pid":100,"tid":100,"ts":220,"dur":1880})";
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "capture.json";
+  loupe::test::write_text(trace, loupe::test::trace::wrap_events(events));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string(), "-q"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto findings = parse_file(out / "findings.json");
+  const auto& kind = findings["recording"]["trace_kind"];
+  CHECK(std::string(kind["kind"].GetString()) == "graph_capture");
+  CHECK_THAT(kind["evidence"].GetString(),
+             Catch::Contains("1 stream-capture begin call(s) and 1 graph instantiation(s), no "
+                             "graph launch; the captures took 2.000 ms"));
+  CHECK(kind["capture_ms"].GetDouble() == 2.0);
+  CHECK_THAT(loupe::test::read_text(out / "analysis.md"),
+             Catch::Contains("**Trace kind**: graph_capture") &&
+                 Catch::Contains("not a step: its times are not step times"));
+  const auto run = parse_file(out / "loupe_run.json");
+  CHECK(run["window"]["capture_begins"].GetInt64() == 1);
+  CHECK(run["window"]["graph_launches"].GetInt64() == 0);
 }

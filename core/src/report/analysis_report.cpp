@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "findings_blocks.hpp"
+#include "loupe/core/report/recording_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
@@ -140,6 +141,7 @@ class ReportWriter {
     title();
     executive_summary();
     warnings();
+    out_ << recording_report_markdown(in_.recording);
     if (!in_.serving.is_null()) out_ << serving_report_markdown(in_.serving);
     compute_section();
     fusion_section();
@@ -239,6 +241,11 @@ class ReportWriter {
     const std::string p = text_at(in_.manifest, "platform");
     return p.empty() ? in_.platform.name.empty() ? "Unknown platform" : in_.platform.name : p;
   }
+  // Trace 2's own platform in default mode (the manifest's trace2_platform), else trace 1's.
+  std::string platform2() const {
+    const std::string p = text_at(in_.manifest, "trace2_platform");
+    return p.empty() ? platform() : p;
+  }
   std::string model_name() const {
     return in_.model.model == kCannotInfer ? "Workload" : in_.model.model;
   }
@@ -246,7 +253,7 @@ class ReportWriter {
   void title() {
     if (comparative_) {
       out_ << "# " << model_name() << " - Comparative Analysis: Trace 1 (" << platform()
-           << ") vs Trace 2 (" << platform() << ")\n\n";
+           << ") vs Trace 2 (" << platform2() << ")\n\n";
     } else {
       out_ << "# " << model_name() << " - " << platform() << " Standalone Analysis\n\n";
     }
@@ -315,7 +322,7 @@ class ReportWriter {
     if (comparative_) {
       const Utilization u2 = utilization(in_.manifest, "trace2_gpu_utilization");
       para << "Trace 1 (" << platform() << ") took " << fixed_or_dash(u1.total_ms, 3, " ms")
-           << " of GPU time and Trace 2 (" << platform() << ") "
+           << " of GPU time and Trace 2 (" << platform2() << ") "
            << fixed_or_dash(u2.total_ms, 3, " ms") << ".";
       if (u1.total_ms && u2.total_ms && *u1.total_ms > 0) {
         const double pct = (*u2.total_ms - *u1.total_ms) / *u1.total_ms * 100.0;
@@ -363,7 +370,7 @@ class ReportWriter {
 
     if (comparative_) {
       const Utilization u2 = utilization(in_.manifest, "trace2_gpu_utilization");
-      out_ << "| Metric | Trace 1 - (" << platform() << ") | Trace 2 - (" << platform()
+      out_ << "| Metric | Trace 1 - (" << platform() << ") | Trace 2 - (" << platform2()
            << ") | Difference |\n";
       out_ << "|--------|----------------------------|-------------------------------|---------"
               "---|\n";

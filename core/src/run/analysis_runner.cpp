@@ -12,6 +12,7 @@
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/report/priority_data.hpp"
+#include "loupe/core/report/recording_report.hpp"
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/report/run_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
@@ -77,6 +78,15 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
   if (const auto* serving = model.document("trace/serving_summary.json");
       serving != nullptr && compat != Compat::TraceLens) {
     report.run_findings["serving"] = serving_report_block(to_owned_json(*serving));
+  }
+  // The recording window (docs/report.md, "Recording window"): default mode, raw trace only.
+  if (const auto* window = model.document("trace/recording_window.json");
+      window != nullptr && compat != Compat::TraceLens) {
+    if (Json block = recording_report_block(to_owned_json(*window), report.workload,
+                                            report.workload_evidence);
+        !block.is_null()) {
+      report.run_findings["recording"] = std::move(block);
+    }
   }
   const Json& doc = report.run_findings;
   try {

@@ -2,6 +2,7 @@
 
 #include "loupe/core/atomic_file.hpp"
 #include "loupe/core/plugin_executor.hpp"
+#include "loupe/core/json_convert.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/json_value.hpp"
@@ -31,6 +32,10 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   j["compat"] = options.compat == Compat::TraceLens ? "tracelens" : "none";
   j["workload"] = to_string(report.workload);
   if (!report.workload_evidence.empty()) j["workload_evidence"] = report.workload_evidence;
+  // The run's analysis window and the GPU work outside it (docs/report.md, "Recording window").
+  if (const auto* window = model.document("trace/recording_window.json")) {
+    j["window"] = to_owned_json(*window);
+  }
   j["isolated"] = options.isolate;
   if (options.isolate) {
     const SandboxProtections sandbox = sandbox_protections();

@@ -222,14 +222,46 @@ class GzipSource final : public ByteSource {
   std::string error_;
 };
 
+// Drops a UTF-8 byte-order mark (EF BB BF) in front of the text, plain or inflated: editors on
+// Windows write one, and JSON parsers reject it as "invalid value" at byte 0. The JSON text
+// (and every offset in messages) starts after it. Chunks of any size: the first 3 bytes are
+// gathered across chunks before the check.
+class BomSkipSource final : public ByteSource {
+ public:
+  explicit BomSkipSource(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)) {}
+  std::string_view next_chunk() override {
+    if (started_) return inner_->next_chunk();
+    started_ = true;
+    constexpr std::string_view kBom = "\xEF\xBB\xBF";
+    while (head_.size() < kBom.size()) {
+      const std::string_view chunk = inner_->next_chunk();
+      if (chunk.empty()) break;
+      head_.append(chunk);
+    }
+    if (head_.compare(0, kBom.size(), kBom) == 0) head_.erase(0, kBom.size());
+    if (head_.empty()) return inner_->next_chunk();
+    return head_;
+  }
+  std::string error() const override { return inner_->error(); }
+  std::uint64_t ignored_trailing_bytes() const override { return inner_->ignored_trailing_bytes(); }
+  bool is_gzip() const override { return inner_->is_gzip(); }
+  std::uint64_t input_bytes_consumed() const override { return inner_->input_bytes_consumed(); }
+
+ private:
+  std::unique_ptr<ByteSource> inner_;
+  std::string head_;
+  bool started_ = false;
+};
+
 std::unique_ptr<ByteSource> sniff(std::unique_ptr<RawInput> raw, std::size_t chunk) {
   Prefixed in{std::move(raw), std::string(2, '\0'), 0};
   const std::size_t n = in.input->read(in.prefix.data(), 2);
   in.prefix.resize(n);
   const bool gzip = n == 2 && static_cast<unsigned char>(in.prefix[0]) == 0x1f &&
                     static_cast<unsigned char>(in.prefix[1]) == 0x8b;
-  if (gzip) return std::make_unique<GzipSource>(std::move(in), chunk);
-  return std::make_unique<PlainSource>(std::move(in), chunk);
+  if (gzip)
+    return std::make_unique<BomSkipSource>(std::make_unique<GzipSource>(std::move(in), chunk));
+  return std::make_unique<BomSkipSource>(std::make_unique<PlainSource>(std::move(in), chunk));
 }
 
 class ReadAheadSource final : public ByteSource {

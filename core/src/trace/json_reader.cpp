@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "chunk_stream.hpp"
+#include "loupe/core/trace/input_format.hpp"
 #include "parallel_event_reader.hpp"
 #include "parse_error_text.hpp"
 #include "read_position.hpp"
@@ -164,7 +165,8 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
       }
       json_error = err;
     } else if (!builder.saw_trace_events()) {
-      json_error = LoadError{stream->offset(), "the top-level object has no traceEvents array"};
+      json_error = LoadError{stream->offset(), "the top-level object has no traceEvents array: not a PyTorch profiler (Kineto) "
+                              "trace"};
     } else {
       // Anything but whitespace after the top-level value is an error (not merely ignored).
       while (!stream->at_end()) {
@@ -193,13 +195,28 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
   return result;
 }
 
+// A LoadResult whose error names the format when `info` is not a trace Loupe reads.
+std::optional<LoadResult> refuse_unsupported(const InputFormatInfo& info) {
+  if (info.readable()) return std::nullopt;
+  LoadResult result;
+  result.error = LoadError{0, unsupported_input_message(info), true};
+  return result;
+}
+
 }  // namespace
 
 LoadResult load_trace(const std::filesystem::path& path, const LoadOptions& options) {
+  if (auto refused = refuse_unsupported(identify_input_file(path))) return std::move(*refused);
   return load_from(open_byte_source(path, options.chunk_bytes), options);
 }
 
 LoadResult load_trace_bytes(std::string bytes, const LoadOptions& options) {
+  {
+    const auto sniff = memory_byte_source(bytes.substr(0, kInputSniffBytes), 64u << 10);
+    if (auto refused = refuse_unsupported(identify_input_source(*sniff, {}))) {
+      return std::move(*refused);
+    }
+  }
   return load_from(memory_byte_source(std::move(bytes), options.chunk_bytes), options);
 }
 

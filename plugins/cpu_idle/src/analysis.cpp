@@ -58,7 +58,11 @@ AnalysisOutput run_analysis(const Utilization& u, TraceInputs trace,
   std::optional<Breakdown> breakdown;
   std::vector<Candidate> cands;
   Json kernel_analysis = u.kernel_analysis;
+  const std::optional<RecordingWindow> window = trace.window;
   if (trace.present) {
+    // Default mode: one analysis window for the run (docs/report.md, "Recording window"); the
+    // GPU work outside it is reported, never attributed.
+    if (!options.compat) keep_window(trace);
     if (!options.compat) kernel_analysis = trace_kernel_analysis(trace.ops);
     breakdown = attribute_idle(std::move(trace.ops), std::move(trace.calls));
     cands = candidates(*breakdown);
@@ -80,6 +84,9 @@ AnalysisOutput run_analysis(const Utilization& u, TraceInputs trace,
                            : "none: ops_summary.csv is absent or has no kernel-time columns, so "
                              "the counts are 0 (rerun with --trace for counts)";
     m["idle_breakdown"] = breakdown ? breakdown_json(*breakdown, cands) : not_evaluated();
+    if (breakdown && window) {
+      m["idle_breakdown"]["outside_window"] = outside_window_json(*window);
+    }
     m["impact_estimates"] = breakdown ? estimates_json(cands) : Json::array();
     out.metrics = std::move(m);
   }
@@ -87,6 +94,7 @@ AnalysisOutput run_analysis(const Utilization& u, TraceInputs trace,
   fin.utilization = &u;
   fin.breakdown = breakdown ? &*breakdown : nullptr;
   fin.candidates = &cands;
+  fin.window = breakdown && window && !options.compat ? &*window : nullptr;
   fin.compat = options.compat;
   fin.scope = options.scope;
   out.findings = build_findings(fin);

@@ -107,13 +107,40 @@ std::string other_text(const Breakdown& b) {
   return out.empty() ? std::string("none") : out;
 }
 
-fd::Section breakdown_section(const Breakdown& b) {
+// The GPU work the profiler recorded without its host launches, outside the analysis window.
+std::string outside_text(const RecordingWindow& w) {
+  std::string out;
+  const auto side = [&](const OutsideWindow& o, const char* where) {
+    if (o.ops <= 0) return;
+    out += (out.empty() ? "" : "; ") + std::to_string(o.ops) + " GPU ops (" + fixed_ms(o.busy_ns) +
+           " ms busy) ran " + where;
+    if (o.correlation_evidence > 0) {
+      out += ", " + std::to_string(o.correlation_evidence) +
+             (std::string(where).starts_with("before")
+                  ? " of them launched before the first recorded launch"
+                  : " of them launched after the last recorded launch");
+    }
+  };
+  side(w.before, "before the window");
+  side(w.after, "after it");
+  if (out.empty()) return out;
+  return " Outside the window, and outside what the trace can explain (never counted as a "
+         "saving): " +
+         out + ".";
+}
+
+fd::Section breakdown_section(const Breakdown& b, const RecordingWindow* window) {
   fd::Section s{"Idle Breakdown", {}};
   const double idle = ms(b.idle_ns);
-  s.blocks.push_back(fd::paragraph(
-      "From the raw trace (all GPU ops, per device): " + std::to_string(b.gaps.size()) +
-      " idle gaps, " + fixed_ms(b.idle_ns) + " ms idle in a " + fixed_ms(b.span_ns) +
-      " ms GPU span (" + pct(idle, ms(b.span_ns)) + "%). Other: " + other_text(b) + "."));
+  const std::string scope = window != nullptr ? "GPU ops of the analysis window, the " +
+                                                    fixed_ms(window->end_ns - window->start_ns) +
+                                                    " ms gpu_timeline.csv measures, per device"
+                                              : "all GPU ops, per device";
+  s.blocks.push_back(
+      fd::paragraph("From the raw trace (" + scope + "): " + std::to_string(b.gaps.size()) +
+                    " idle gaps, " + fixed_ms(b.idle_ns) + " ms idle in a " + fixed_ms(b.span_ns) +
+                    " ms GPU span (" + pct(idle, ms(b.span_ns)) + "%). Other: " + other_text(b) +
+                    "." + (window != nullptr ? outside_text(*window) : std::string())));
   fd::Table t{{"Cause", "Idle (ms)", "Share of idle"}, {}};
   t.rows.push_back(
       {"Launch-bound", fixed_ms(b.launch_bound_ns), pct(ms(b.launch_bound_ns), idle) + "%"});
@@ -134,9 +161,8 @@ std::int64_t origin_ns(const Breakdown& b) {
   return o;
 }
 
-std::string mechanism_words(std::optional<Mechanism> m) {
-  if (!m) return "unlinked";
-  std::string out = to_string(*m);
+std::string mechanism_words(const Gap& g) {
+  std::string out = gap_label(g);
   std::replace(out.begin(), out.end(), '_', ' ');
   return out;
 }
@@ -168,8 +194,8 @@ fd::Section top_gaps_section(const Breakdown& b) {
       after += " (" + fixed_ms(g->after->launch->ts_ns - g->start_ns) + " ms)";
     }
     t.rows.push_back({std::to_string(++n), cell_name(g->device), fixed_ms(g->start_ns - origin),
-                      fixed_ms(g->duration_ns()), mechanism_words(dominant_mechanism(*g)),
-                      cell_name(g->before->name), after, host_side(*g)});
+                      fixed_ms(g->duration_ns()), mechanism_words(*g), cell_name(g->before->name),
+                      after, host_side(*g)});
   }
   fd::Section s{"Top Idle Gaps", {}};
   if (n == 0) {
@@ -488,7 +514,7 @@ fd::Document build_findings(const FindingsInput& in) {
   doc.sections.push_back(overview(in));
   doc.sections.push_back(utilization_section(u));
   if (in.breakdown != nullptr) {
-    doc.sections.push_back(breakdown_section(*in.breakdown));
+    doc.sections.push_back(breakdown_section(*in.breakdown, in.window));
     doc.sections.push_back(top_gaps_section(*in.breakdown));
   } else {
     doc.sections.push_back(

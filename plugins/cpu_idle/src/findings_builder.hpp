@@ -18,6 +18,7 @@ struct FindingsInput {
   const Utilization* utilization = nullptr;
   const Breakdown* breakdown = nullptr;  // null: no raw trace
   const std::vector<Candidate>* candidates = nullptr;
+  const RecordingWindow* window = nullptr;  // null: no window view (every op analyzed)
   bool compat = false;
   Scope scope = Scope::Standalone;
 };

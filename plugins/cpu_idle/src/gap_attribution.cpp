@@ -136,20 +136,22 @@ void split_gap(Gap& g, HostIndex& index) {
   const std::string tid = next.launch ? next.launch->tid : std::string();
   const HostIntervals& host = index.for_thread(tid);
   const std::int64_t s = g.start_ns, e = g.end_ns;
+  if (!next.launch) {
+    // No recorded launch (launched before the profiler recorded the host, or its flow is
+    // missing): what the host did meanwhile says nothing about this op, so the gap is outside
+    // what the trace can explain, never synchronization (docs/deviations.md, cpu_idle I1).
+    g.other_ns[static_cast<int>(OtherReason::Unlinked)] = e - s;
+    return;
+  }
   // Once the op that ends the gap is issued (its launch call plus the launch latency), what the
   // host does no longer holds the GPU: the op is queued and the device waits on something else
   // (docs/deviations.md, cpu_idle I1). A blocking call or DataLoader time after that point is
   // queued wait, not synchronization.
   const std::int64_t issued =
-      next.launch ? std::clamp(next.launch->ts_ns + next.launch->dur_ns + kLaunchLatencyNs, s, e)
-                  : e;
+      std::clamp(next.launch->ts_ns + next.launch->dur_ns + kLaunchLatencyNs, s, e);
   g.sync_ns = covered(host.blocking, s, issued);
   g.other_ns[static_cast<int>(OtherReason::DataLoading)] = loading_time(host, s, issued);
   g.blocking = g.sync_ns > 0 ? largest_blocking(host, s, issued) : nullptr;
-  if (!next.launch) {
-    g.other_ns[static_cast<int>(OtherReason::Unlinked)] = free_time(host, s, e);
-    return;
-  }
   const std::int64_t a = next.launch->ts_ns;
   const std::int64_t b = a + next.launch->dur_ns + kLaunchLatencyNs;
   // Before the launch call: the host was on its way to the launch.

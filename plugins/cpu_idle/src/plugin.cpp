@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,30 @@ std::optional<ci::TextTable> copy_table(const loupe::TableView& table,
   return raw;
 }
 
+ci::OutsideWindow read_outside(const loupe::JsonView& side) {
+  ci::OutsideWindow w;
+  w.ops = side["ops"].as_int();
+  w.busy_ns = side["busy_ns"].as_int();
+  w.first_ns = side["first_ns"].as_int();
+  w.last_end_ns = side["last_end_ns"].as_int();
+  w.correlation_evidence = side["correlation_evidence"].as_int();
+  return w;
+}
+
+// The run's analysis window (trace/recording_window.json), when the host computed one.
+std::optional<ci::RecordingWindow> read_window(const loupe::JsonView& doc) {
+  if (!doc.is_object() || !doc["start_ns"].is_int() || !doc["end_ns"].is_int()) {
+    return std::nullopt;
+  }
+  ci::RecordingWindow w;
+  w.start_ns = doc["start_ns"].as_int();
+  w.end_ns = doc["end_ns"].as_int();
+  if (w.end_ns < w.start_ns) return std::nullopt;
+  w.before = read_outside(doc["before"]);
+  w.after = read_outside(doc["after"]);
+  return w;
+}
+
 class CpuIdleAnalyzer {
  public:
   static constexpr const char* name = "cpu_idle";
@@ -64,6 +89,7 @@ class CpuIdleAnalyzer {
         copy_table(model.table(ci::kHostCallsView),
                    {"kind", "name", "tid", "ts_ns", "dur_ns", "op_name", "op_stack"});
     auto trace = ci::read_trace_inputs(gpu ? &*gpu : nullptr, calls ? &*calls : nullptr);
+    trace.window = read_window(model.document(ci::kRecordingWindowView));
     const ci::AnalysisOutput out =
         ci::run_analysis(ci::read_utilization(model), std::move(trace), options);
     if (out.error) ctx.log(loupe::LogLevel::Error, out.findings.message);

@@ -21,8 +21,7 @@ Json gap_json(const Gap& g, std::int64_t origin_ns) {
   j["start_ms"] = rounded(ms(g.start_ns - origin_ns), 3);
   j["duration_ms"] = rounded(ms(g.duration_ns()), 3);
   j["dominant_cause"] = to_string(g.dominant());
-  const auto m = dominant_mechanism(g);
-  j["dominant_mechanism"] = m ? to_string(*m) : "unlinked";
+  j["dominant_mechanism"] = gap_label(g);
   j["launch_bound_ms"] = rounded(ms(g.launch_bound_ns), 3);
   j["synchronization_ms"] = rounded(ms(g.sync_ns), 3);
   j["other_ms"] = rounded(ms(g.other_total_ns()), 3);
@@ -185,6 +184,30 @@ Json breakdown_json(const Breakdown& b, const std::vector<Candidate>& cands) {
       "before the launch (host_work), issued work that had not started (queued_wait; in gaps of "
       "at most 10 us device_switch, the device moving to the next queued op), no host launch "
       "(unlinked).";
+  return j;
+}
+
+std::string gap_label(const Gap& g) {
+  if (const auto m = dominant_mechanism(g)) return to_string(*m);
+  return g.after != nullptr && g.after->launch ? "device_switch" : "unlinked";
+}
+
+Json outside_window_json(const RecordingWindow& w) {
+  const auto side = [](const OutsideWindow& o, std::int64_t span_ns) {
+    Json j = Json::object();
+    j["ops"] = static_cast<long long>(o.ops);
+    j["busy_ms"] = rounded(ms(o.busy_ns), 3);
+    j["span_ms"] = rounded(ms(o.ops > 0 ? span_ns : 0), 3);
+    j["launched_while_host_unrecorded"] = static_cast<long long>(o.correlation_evidence);
+    return j;
+  };
+  Json j = Json::object();
+  j["window_ms"] = rounded(ms(w.end_ns - w.start_ns), 3);
+  j["before"] = side(w.before, w.start_ns - w.before.first_ns);
+  j["after"] = side(w.after, w.after.last_end_ns - w.end_ns);
+  j["note"] =
+      "GPU work outside the analysis window (launched before the profiler recorded the host, or "
+      "after) is outside what the trace can explain: not in the breakdown above, never a saving";
   return j;
 }
 

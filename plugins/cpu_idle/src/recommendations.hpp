@@ -10,6 +10,7 @@
 
 #include "gap_attribution.hpp"
 #include "loupe/json_value.hpp"
+#include "trace_inputs.hpp"
 
 namespace loupe::cpu_idle {
 
@@ -36,12 +37,18 @@ struct Candidate {
 std::int64_t mechanism_ns(const Gap& g, Mechanism m);
 std::optional<Mechanism> dominant_mechanism(const Gap& g);
 
+// What a gap's time is, for tables: its dominant mechanism, else "device_switch" when the op
+// ending it had a recorded launch (it was queued) and "unlinked" when it had none.
+std::string gap_label(const Gap& g);
+
 // Every mechanism with idle time, largest first.
 std::vector<Candidate> candidates(const Breakdown& b);
 
 // The metrics block for the breakdown (times in ms, rounded to 3 decimals).
 Json breakdown_json(const Breakdown& b, const std::vector<Candidate>& cands);
 Json estimates_json(const std::vector<Candidate>& cands);
+// The GPU work outside the analysis window (trace/recording_window.json), in ms.
+Json outside_window_json(const RecordingWindow& window);
 
 double ms(std::int64_t ns);
 // Round half-even to `digits` and print with that many decimals.

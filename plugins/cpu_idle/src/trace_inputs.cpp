@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <initializer_list>
+#include <vector>
 
 namespace loupe::cpu_idle {
 
@@ -107,6 +108,17 @@ size_t TextTable::column(std::string_view name) const {
 std::string_view TextTable::cell(size_t row, size_t column) const {
   if (row >= rows.size() || column >= rows[row].size()) return {};
   return rows[row][column];
+}
+
+void keep_window(TraceInputs& in) {
+  if (!in.window) return;
+  const RecordingWindow& w = *in.window;
+  // The rule of core's find_recording_window: before it, or starting at or after its end (a
+  // zero-length op at its very end stays in).
+  std::erase_if(in.ops, [&](const GpuOp& op) {
+    return op.start_ns < w.start_ns || op.start_ns > w.end_ns ||
+           (op.start_ns == w.end_ns && op.end_ns > w.end_ns);
+  });
 }
 
 TraceInputs read_trace_inputs(const TextTable* gpu_events, const TextTable* host_calls) {

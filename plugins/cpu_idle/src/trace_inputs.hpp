@@ -22,12 +22,36 @@ struct TextTable {
   static constexpr size_t npos = static_cast<size_t>(-1);
 };
 
+inline constexpr const char* kRecordingWindowView = "trace/recording_window.json";
+
+// GPU work on one side of the recording window (core's trace/recording_window.json).
+struct OutsideWindow {
+  std::int64_t ops = 0;
+  std::int64_t busy_ns = 0;
+  std::int64_t first_ns = 0;
+  std::int64_t last_end_ns = 0;
+  std::int64_t correlation_evidence = 0;  // launched while the host was not recorded
+};
+
+// The analysis window of the run (docs/report.md, "Recording window"): the idle breakdown
+// covers the GPU ops starting in [start_ns, end_ns), the window gpu_timeline.csv measures.
+struct RecordingWindow {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  OutsideWindow before;
+  OutsideWindow after;
+};
+
 struct TraceInputs {
   bool present = false;  // false: the run did not start from a raw trace
   std::string problem;   // a view is malformed: "<file>: <problem>"
   std::vector<GpuOp> ops;
   std::vector<HostCall> calls;
+  std::optional<RecordingWindow> window;  // nullopt: no window view (every op is analyzed)
 };
+
+// Drops the ops starting outside the window (they were counted in it as outside work).
+void keep_window(TraceInputs& in);
 
 // `gpu_events` null: no raw trace. `host_calls` null: no host-call view (no sync attribution).
 TraceInputs read_trace_inputs(const TextTable* gpu_events, const TextTable* host_calls);

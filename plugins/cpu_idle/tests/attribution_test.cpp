@@ -186,6 +186,48 @@ TEST_CASE("cpu_idle attribution without host launches or without GPU ops",
     REQUIRE(cands.size() == 1);  // the device switch names no mechanism
     CHECK(cands[0].mechanism == ci::Mechanism::LaunchBound);
   }
+  SECTION("a gap between long-queued ops is labelled device switch, not unlinked") {
+    // k2's launch returned at 3, more than 20 µs before k1 ends at 30: all 5 µs are the
+    // device's switch, and a launch is present, so the gap is no "unlinked" one.
+    std::string e = op_launch("k1", 1, 0, 10, 20) + op_launch("k2", 2, 1, 35, 10);
+    auto in = inputs_of(it::trace_document(e));
+    const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+    REQUIRE(b.gaps.size() == 1);
+    CHECK(b.launch_bound_ns == 0);
+    CHECK(b.other_ns[static_cast<int>(ci::OtherReason::DeviceSwitch)] == 5'000);
+    CHECK(ci::candidates(b).empty());
+    CHECK(ci::gap_label(b.gaps[0]) == "device_switch");
+  }
+  SECTION("a launch ending inside the gap: its call and latency are launch overhead") {
+    // k2's call runs [19, 21) while k1 ends at 20; issued at 41, k2 starts at 45: the call and
+    // its latency (20 to 41) are launch-bound; the 4 µs after it, in a gap longer than 10 µs,
+    // queued wait.
+    std::string e = op_launch("k1", 1, 0, 10, 10) + op_launch("k2", 2, 19, 45, 10);
+    auto in = inputs_of(it::trace_document(e));
+    const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+    REQUIRE(b.gaps.size() == 1);
+    CHECK(b.launch_bound_ns == 21'000);
+    CHECK(b.other_ns[kQueued] == 4'000);
+    CHECK(b.sync_ns == 0);
+  }
+  SECTION("a sync call while pre-recorded work drains is not synchronization") {
+    // k0 and k1 have no recorded launch (queued before the profiler started); the host sits in
+    // a device synchronize meanwhile. The 3 µs between them is outside what the trace can
+    // explain (unlinked), not the synchronize's doing.
+    std::string e;
+    e +=
+        R"({"ph":"X","cat":"kernel","name":"k0","pid":0,"tid":7,"ts":0.0,"dur":5.0,"args":{"stream":7}},)";
+    e +=
+        R"({"ph":"X","cat":"kernel","name":"k1","pid":0,"tid":7,"ts":8.0,"dur":5.0,"args":{"stream":7}},)";
+    e += event("cuda_runtime", "cudaDeviceSynchronize", 0, 20);
+    auto in = inputs_of(it::trace_document(e));
+    const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+    REQUIRE(b.gaps.size() == 1);
+    CHECK(b.sync_ns == 0);
+    CHECK(b.other_ns[kUnlinked] == 3'000);
+    CHECK(ci::gap_label(b.gaps[0]) == "unlinked");
+    CHECK(ci::candidates(b).empty());
+  }
   SECTION("a blocking call after the next op was issued is queued wait, not synchronization") {
     // k2 is launched at 20 (call ends at 22, issued at 42) but runs only at 500: its stream
     // waits on something else. The host enters a synchronous copy at 100 and leaves at 490.
@@ -267,4 +309,35 @@ TEST_CASE("cpu_idle cards: one per mechanism above 1% of the span, savings from 
   const auto calm = ci::build_findings(fin);
   REQUIRE(calm.recommendations.size() == 1);
   CHECK(calm.recommendations[0].title == "GPU idle time is within the acceptable range");
+}
+
+TEST_CASE("cpu_idle analyzes the recording window only", "[cpu_idle][attribution]") {
+  // Two kernels with no recorded launch before the window (the first recorded launch's kernel
+  // starts at 100), then two launched ones.
+  std::string e;
+  e +=
+      R"({"ph":"X","cat":"kernel","name":"pre_a","pid":0,"tid":7,"ts":0.0,"dur":10.0,"args":{"stream":7}},)";
+  e +=
+      R"({"ph":"X","cat":"kernel","name":"pre_b","pid":0,"tid":7,"ts":12.0,"dur":6.0,"args":{"stream":7}},)";
+  e += op_launch("k1", 1, 90, 100, 20) + op_launch("k2", 2, 140, 150, 30);
+  auto in = inputs_of(it::trace_document(e));
+  REQUIRE(in.ops.size() == 4);
+  ci::RecordingWindow w;
+  w.start_ns = 100'000;
+  w.end_ns = 180'000;
+  w.before.ops = 2;
+  w.before.busy_ns = 16'000;
+  w.before.first_ns = 0;
+  in.window = w;
+  ci::keep_window(in);
+  REQUIRE(in.ops.size() == 2);
+  const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+  CHECK(b.span_ns == 80'000);  // the window, not 0 .. 180
+  CHECK(b.idle_ns == 30'000);
+  CHECK(b.other_ns[kUnlinked] == 0);
+  const auto outside = ci::outside_window_json(w);
+  CHECK(outside.find("window_ms")->as_double() == 0.08);
+  CHECK(outside.find("before")->find("span_ms")->as_double() == 0.1);
+  CHECK(outside.find("before")->find("busy_ms")->as_double() == 0.016);
+  CHECK(outside.find("after")->find("ops")->as_int() == 0);
 }

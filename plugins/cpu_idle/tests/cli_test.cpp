@@ -255,6 +255,35 @@ TEST_CASE("cpu_idle breakdown of two H100 traces", "[cpu_idle][cli][pack]") {
   }
 }
 
+TEST_CASE("cpu_idle: GPU work launched before recording is outside the window",
+          "[cpu_idle][cli][pack]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  TempDir tmp;
+  // Qwen on H100: 509 GPU ops (the first 14.76 ms) were launched before the profiler recorded
+  // the host (their correlation ids precede the first recorded launch) while the host sat in a
+  // cudaDeviceSynchronize; their 508 back-to-back gaps used to be called synchronization.
+  const Run run = analyze(
+      {"--trace", (shared / "data/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz").string()},
+      tmp.path() / "qwen", false);
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(validates(run.findings_path, false));
+  const auto m = parse(run.metrics);
+  const auto& b = m["idle_breakdown"];
+  // One window: the breakdown's span and idle are gpu_timeline.csv's (TraceLens's utilization).
+  CHECK(member_ms(b, "gpu_span_ms") == Approx(member_ms(m["gpu_utilization"], "total_time_ms")));
+  CHECK(member_ms(b, "gpu_idle_ms") == Approx(member_ms(m["gpu_utilization"], "idle_time_ms")));
+  CHECK(member_ms(b, "gpu_span_ms") == Approx(34.892).margin(0.0005));
+  CHECK(member_ms(b["by_cause"], "synchronization_ms") == Approx(0.027).margin(0.0005));
+  const auto& outside = b["outside_window"];
+  CHECK(outside["before"]["ops"].GetInt64() == 509);
+  CHECK(outside["before"]["launched_while_host_unrecorded"].GetInt64() == 509);
+  CHECK(member_ms(outside["before"], "span_ms") == Approx(14.76).margin(0.0005));
+  CHECK(outside["after"]["ops"].GetInt64() == 0);
+  CHECK_FALSE(contains(run.findings, "synchronize"));  // no synchronization card
+  CHECK(contains(run.findings, "509 GPU ops (13.742 ms busy) ran before the window"));
+}
+
 TEST_CASE("cpu_idle from the raw traces of the reference runs", "[cpu_idle][cli][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   int runs = 0, identical = 0;

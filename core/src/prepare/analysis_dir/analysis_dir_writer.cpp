@@ -102,10 +102,15 @@ class Pipeline {
       const std::string timeline2_csv = gpu_timeline_csv_of(trace2_->model, trace2_->tree);
       add("perf_report_trace2_csvs/gpu_timeline.csv", timeline2_csv);
       trace2_utilization = gpu_utilization_from_csv(timeline2_csv);
+      // Trace 2 is judged against its own platform's peaks when it has one (README.md).
+      std::optional<perf::Arch> arch2;
+      if (options_.arch2) {
+        arch2 = perf::parse_arch_json(loupe::dump_python_json(options_.arch2->spec, 0));
+      }
       const CsvTable unified2 =
           add_perf_report(trace2_->model, trace2_->tree,
                           unified::collect_unified_perf_events(trace2_->model, trace2_->tree),
-                          "perf_report_trace2_csvs/", arch_ptr, nullptr);
+                          "perf_report_trace2_csvs/", arch2 ? &*arch2 : arch_ptr, nullptr);
       trace2_by_category = analysis_dir::trace2_ops_summary_by_category(unified2);
     }
 
@@ -160,6 +165,7 @@ class Pipeline {
     manifest["trace_path"] = ctx_.trace_path;
     manifest["output_dir"] = ctx_.output_dir;
     manifest["comparison_scope"] = comparative() ? "comparative" : "standalone";
+    if (comparative() && options_.arch2) manifest["trace2_platform"] = options_.arch2->platform;
     manifest["gpu_utilization"] = ctx_.gpu_utilization;
     manifest["categories"] = std::move(categories);
     manifest["time_metric_note"] =

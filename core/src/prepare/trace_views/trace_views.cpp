@@ -9,6 +9,7 @@
 #include "loupe/core/prepare/multi_kernel_data.hpp"
 #include "loupe/core/prepare/serving_summary.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
+#include "loupe/core/trace/recording_window.hpp"
 
 namespace loupe::core::prepare {
 namespace {
@@ -283,6 +284,10 @@ TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventT
   views.gpu_events = gpu_events_table(model, tree);
   views.op_kernels = op_kernels_table(model, tree);
   views.host_calls = host_calls_table(model, tree);
+  if (const auto window = trace::find_recording_window(model, tree)) {
+    views.recording_window =
+        parse_json_document(loupe::dump_python_json(trace::recording_window_json(*window), 0));
+  }
   if (const ServingSummary serving = build_serving_summary(model, tree); !serving.empty()) {
     views.serving_summary =
         parse_json_document(loupe::dump_python_json(serving_summary_json(serving), 0));
@@ -319,6 +324,9 @@ void install_trace_views(Model& model, const TraceViews& views) {
   model.set_table("trace/op_kernels.csv", views.op_kernels);
   if (views.op_groups) model.set_table("trace/op_groups.csv", views.op_groups);
   if (views.host_calls) model.set_table("trace/host_calls.csv", views.host_calls);
+  if (views.recording_window) {
+    model.set_document("trace/recording_window.json", views.recording_window);
+  }
   if (views.serving_summary) {
     model.set_document("trace/serving_summary.json", views.serving_summary);
   }

@@ -30,6 +30,9 @@ struct PrepareOptions {
   std::filesystem::path trace_path;  // recorded in the manifest and metadata
   std::filesystem::path output_dir;  // recorded, and where the files go
   ArchSelection arch;
+  // Trace 2's platform in a comparative run (its perf report's rooflines, the manifest's
+  // trace2_platform); unset: trace 1's.
+  std::optional<ArchSelection> arch2;
   // TraceLens's double-precision times in gpu_timeline.csv, and its placeholder
   // metadata/model_info.json (default mode: the run report writes the inferred one).
   bool compat_tracelens = false;

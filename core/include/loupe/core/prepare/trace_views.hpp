@@ -24,6 +24,8 @@
 //    category_data/<cat>_ops.csv): ex_UID, kernel_count, kernel_uids (every GPU op launched by the
 //    group's ops, space-separated). The time ledger reads it to turn a finding's op groups into
 //    the GPU ops it owns (docs/findings-schema.md, "Claims").
+//  * "trace/recording_window.json" — the analysis window and the GPU work outside it
+//    (core/include/loupe/core/trace/recording_window.hpp; docs/report.md, "Recording window").
 //  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
 //    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
 //
@@ -51,6 +53,8 @@ struct TraceViews {
   // The step-time what-if model (whatif::predict_gain); null when not asked for.
   std::shared_ptr<const whatif::RunGraph> run_graph;
   std::shared_ptr<const CsvTable> op_groups;  // null when not prepared
+  // trace/recording_window.json (recording_window.hpp); null when the trace has no GPU op.
+  std::shared_ptr<const rapidjson::Document> recording_window;
 };
 
 // The "trace/op_groups.csv" view from the groups the perf report computed.

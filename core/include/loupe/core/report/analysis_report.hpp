@@ -59,6 +59,7 @@ struct AnalysisReportInput {
   // Default mode: findings.json, whose priorities number every item (one numbering for the
   // terminal, findings.json, report.html and analysis.md); null in compat mode.
   Json run_findings;
+  Json recording;         // findings.json's `recording` block (null: no section)
 };
 
 std::string build_analysis_report(const AnalysisReportInput& input);

@@ -1,5 +1,6 @@
 // The bytes of a trace's JSON text, in chunks: a plain file, or gzip (detected by its magic
-// bytes, not the suffix; concatenated members accepted) inflated through ISA-L, or zlib without it (gzip_inflater.hpp).
+// bytes, not the suffix; concatenated members accepted) inflated through ISA-L, or zlib without it
+// (gzip_inflater.hpp). A UTF-8 byte-order mark in front of the text (plain or inflated) is skipped.
 #pragma once
 
 #include <cstdint>

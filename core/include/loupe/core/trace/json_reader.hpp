@@ -28,7 +28,12 @@ struct LoadOptions {
 struct LoadError {
   std::uint64_t offset = 0;
   std::string message;
-  std::string describe() const { return "byte " + std::to_string(offset) + ": " + message; }
+  // The file is not a trace Loupe reads (input_format.hpp): the message names what it is,
+  // no byte offset applies.
+  bool unsupported_format = false;
+  std::string describe() const {
+    return unsupported_format ? message : "byte " + std::to_string(offset) + ": " + message;
+  }
 };
 
 struct LoadResult {
@@ -41,7 +46,9 @@ struct LoadResult {
 };
 
 // Throws std::runtime_error only when the file cannot be opened; every problem of the content
-// is reported in LoadResult::error (with the events before it kept) or as counted warnings.
+// is reported in LoadResult::error (with the events before it kept) or as counted warnings. A
+// file that is not JSON text or is another profiler's output (input_format.hpp) is refused
+// before the parse, with LoadError::unsupported_format set.
 LoadResult load_trace(const std::filesystem::path& path, const LoadOptions& options = {});
 // Same for JSON (or gzip) bytes held in memory.
 LoadResult load_trace_bytes(std::string bytes, const LoadOptions& options = {});
