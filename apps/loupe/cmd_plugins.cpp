@@ -86,14 +86,7 @@ int run_plugins(const std::vector<std::string>& args) {
     Json missing = Json::array();
     for (const auto& d : set.missing_dirs) missing.push_back(d.string());
     j["missing_dirs"] = std::move(missing);
-    const auto sandbox = core::sandbox_protections();
-    Json sj = Json::object();
-    sj["namespaces"] = sandbox.namespaces;
-    sj["landlock_abi"] = static_cast<std::int64_t>(sandbox.landlock_abi);
-    sj["seccomp"] = sandbox.seccomp;
-    sj["capabilities"] = "none";
-    sj["writes_only_detected"] = sandbox.writes_only_detected;
-    j["sandbox"] = std::move(sj);
+    j["sandbox"] = core::sandbox_protections_json(core::sandbox_protections());
     std::cout << core::replace_invalid_utf8(dump_python_json(j, 2, false)) << "\n";
     return exit_code;
   }

@@ -167,6 +167,16 @@ SandboxProtections sandbox_protections() {
   return out;
 }
 
+Json sandbox_protections_json(const SandboxProtections& sandbox) {
+  Json sj = Json::object();
+  sj["namespaces"] = sandbox.namespaces;
+  sj["landlock_abi"] = static_cast<std::int64_t>(sandbox.landlock_abi);
+  sj["seccomp"] = sandbox.seccomp;
+  sj["capabilities"] = "none";
+  sj["writes_only_detected"] = sandbox.writes_only_detected;
+  return sj;
+}
+
 ExecutionResult execute_in_process(const Model& model, const ExecutionRequest& request) {
   const auto start = Clock::now();
   ExecutionResult result;

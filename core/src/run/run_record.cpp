@@ -1,8 +1,8 @@
 #include "loupe/core/run_record.hpp"
 
 #include "loupe/core/atomic_file.hpp"
-#include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/json_convert.hpp"
+#include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/json_value.hpp"
@@ -38,14 +38,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   }
   j["isolated"] = options.isolate;
   if (options.isolate) {
-    const SandboxProtections sandbox = sandbox_protections();
-    Json sj = Json::object();
-    sj["namespaces"] = sandbox.namespaces;
-    sj["landlock_abi"] = static_cast<std::int64_t>(sandbox.landlock_abi);
-    sj["seccomp"] = sandbox.seccomp;
-    sj["capabilities"] = "none";
-    sj["writes_only_detected"] = sandbox.writes_only_detected;
-    j["sandbox"] = std::move(sj);
+    j["sandbox"] = sandbox_protections_json(sandbox_protections());
   }
   Json plugins = Json::array();
   for (const auto& outcome : report.plugins) {

@@ -11,6 +11,7 @@
 #include "loupe/core/host_services.hpp"
 #include "loupe/core/model.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/json_value.hpp"
 
 namespace loupe::core {
 
@@ -48,6 +49,9 @@ struct SandboxProtections {
   std::string summary;                // one line for people
 };
 SandboxProtections sandbox_protections();
+// The record loupe_run.json and `loupe plugins --json` write: namespaces, landlock_abi, seccomp,
+// capabilities, writes_only_detected.
+Json sandbox_protections_json(const SandboxProtections& sandbox);
 
 // Calls analyze() in this process. A crash takes the host down: for debugging only.
 ExecutionResult execute_in_process(const Model& model, const ExecutionRequest& request);
