@@ -50,6 +50,24 @@ TEST_CASE("every analyze run writes analysis.md and model_info.json and says whe
   CHECK(std::string(info["precision"].GetString()) == "BF16");
 
   const std::string report = loupe::test::read_text(out / "analysis.md");
+  // One numbering: every finding of findings.json is the same P-item in analysis.md, and the
+  // terminal's P1 is findings.json's.
+  {
+    rapidjson::Document run;
+    run.Parse(loupe::test::read_text(out / "findings.json").c_str());
+    REQUIRE(run.IsObject());
+    REQUIRE(run["findings"].Size() >= 5);
+    for (const auto& f : run["findings"].GetArray()) {
+      const std::string item =
+          "P" + std::to_string(f["priority"].GetInt()) + ": " + f["title"].GetString();
+      INFO(item);
+      CHECK_THAT(report, Catch::Contains("### ") && Catch::Contains(item));
+      if (f["priority"].GetInt() == 1) {
+        CHECK_THAT(first.out, Catch::Contains(std::string("  P1  ")) &&
+                                  Catch::Contains(std::string("\t") + f["title"].GetString()));
+      }
+    }
+  }
   CHECK_THAT(report, Catch::StartsWith("# Qwen2 family (Qwen1.5 / Qwen2) - MI300X Standalone "
                                        "Analysis\n"));
   CHECK_THAT(report, Catch::Contains("| Total Time | 33.131 ms |") &&
