@@ -535,6 +535,16 @@ fd::Document build_findings(const FindingsInput& in) {
       d.data.push_back(fd::table(detail_table(*c, *in.breakdown)));
       d.reasoning = reasoning(c->mechanism);
       d.resolution = resolution(c->mechanism);
+      if (!in.compat) {  // the card's numbers, not "not quantifiable" under a savings table
+        d.estimate =
+            fd::DetailEstimate{c->impact_low,
+                               c->impact_high,
+                               {"Low end: " + fixed(c->low_ms, 3) + " ms, impact_score " +
+                                    dump_python_json(c->impact_low, -1),
+                                "High end: " + fixed(c->high_ms, 3) +
+                                    " ms, the measured idle time of this mechanism, impact_score " +
+                                    dump_python_json(c->impact_high, -1)}};
+      }
       add_card(doc, card(*c, *in.breakdown, in.compat), std::move(d));
     }
   } else if (in.compat) {
