@@ -28,7 +28,7 @@ std::vector<fs::path> pack_traces(const fs::path& shared) {
 
 }  // namespace
 
-TEST_CASE("what-if identity reproduces every step of every pack trace", "[pack][whatif]") {
+TEST_CASE("what-if identity reproduces every step of every pack trace", "[whatif][pack]") {
   LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
   std::size_t traces = 0, steps = 0;
   double worst = 0;
