@@ -229,6 +229,12 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
                    "`what_if`, docs/what-if.md)\n";
     }
   }
+  if (const Json* capture = report.run_findings.find("capture_findings");
+      capture != nullptr && capture->size() > 0) {
+    std::cout << "This trace records a GPU-graph capture, not a step: its " << capture->size()
+              << (capture->size() == 1 ? " finding is" : " findings are")
+              << " not ranked (findings.json `capture_findings`, `recording.trace_kind`)\n";
+  }
   if (const Json* coverage = report.run_findings.find("coverage")) {
     const Json* ops = coverage->find("ops");
     const Json* ms = coverage->find("unmodeled_time_ms");

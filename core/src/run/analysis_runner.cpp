@@ -68,6 +68,28 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
   }
 }
 
+// A GPU-graph capture trace records the one-time capture, not a step (docs/report.md, "Trace
+// kind"): its findings are kept as `capture_findings`, unranked, and none is a step-time finding.
+void set_aside_capture_findings(Json& run_findings) {
+  const Json* recording = run_findings.find("recording");
+  const Json* kind = recording == nullptr ? nullptr : recording->find("trace_kind");
+  const Json* name = kind == nullptr ? nullptr : kind->find("kind");
+  if (name == nullptr || !name->is_string() || name->as_string() != "graph_capture") return;
+  const Json* findings = run_findings.find("findings");
+  if (findings == nullptr || !findings->is_array()) return;
+  Json set_aside = std::move(run_findings["findings"]);
+  for (auto& f : set_aside.as_array()) f["priority"] = nullptr;
+  run_findings["capture_findings"] = std::move(set_aside);
+  run_findings["findings"] = Json::array();
+  if (run_findings.find("ledger") != nullptr) {
+    Json zero = Json::object();
+    zero["low"] = 0.0;
+    zero["mid"] = 0.0;
+    zero["high"] = 0.0;
+    run_findings["ledger"]["ranked_saving_ms"] = std::move(zero);
+  }
+}
+
 // findings.json: every finding of the run in one ranked, versioned document
 // (docs/findings-schema.md).
 void write_run_findings(const Model& model, AnalyzeReport& report,
@@ -88,6 +110,7 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
       report.run_findings["recording"] = std::move(block);
     }
   }
+  set_aside_capture_findings(report.run_findings);
   const Json& doc = report.run_findings;
   try {
     write_file_atomically(output_dir / kRunFindingsFile,
