@@ -84,6 +84,29 @@ bool parse_arguments(const std::vector<std::string>& args, const po::options_des
   }
 }
 
+std::optional<int> parse_trace_command(const std::vector<std::string>& args,
+                                       po::options_description& visible, po::variables_map& vm,
+                                       const std::string& command) {
+  add_verbosity_options(visible);
+  po::options_description hidden;
+  hidden.add_options()("trace", po::value<std::string>(), "trace file");
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description positional;
+  positional.add("trace", 1);
+  if (!parse_arguments(args, all, positional, vm, command)) return kExitUsage;
+  if (vm.count("help") > 0) {
+    std::cout << visible << "\n";
+    return kExitOk;
+  }
+  apply_verbosity(vm);
+  if (vm.count("trace") == 0) {
+    std::cerr << "loupe " << command << ": missing TRACE (a .json or .json.gz profiler trace)\n";
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

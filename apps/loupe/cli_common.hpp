@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,13 @@ void apply_verbosity(const po::variables_map& vm);
 bool parse_arguments(const std::vector<std::string>& args, const po::options_description& visible,
                      const po::positional_options_description& positional, po::variables_map& vm,
                      const std::string& command);
+
+// The arguments of a command that reads one TRACE (inspect, what-if): `visible` plus -v/-q and the
+// positional TRACE, parsed; --help printed; verbosity applied. Returns the exit code to stop with
+// (help: kExitOk; bad usage or no TRACE: kExitUsage, the problem printed), or nullopt to go on.
+std::optional<int> parse_trace_command(const std::vector<std::string>& args,
+                                       po::options_description& visible, po::variables_map& vm,
+                                       const std::string& command);
 
 // Wall seconds since `start`.
 double seconds_since(std::chrono::steady_clock::time_point start);

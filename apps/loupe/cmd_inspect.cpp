@@ -32,25 +32,8 @@ int run_inspect(const std::vector<std::string>& args) {
       "default: exact integer nanoseconds")(
       "python-functions", "include python_function events in the tree (TraceLens add_python_func)")(
       "top", po::value<std::size_t>()->default_value(10), "number of top kernels to list");
-  add_verbosity_options(visible);
-  po::options_description hidden;
-  hidden.add_options()("trace", po::value<std::string>(), "trace file");
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("trace", 1);
-
   po::variables_map vm;
-  if (!parse_arguments(args, all, positional, vm, "inspect")) return kExitUsage;
-  if (vm.count("help") > 0) {
-    std::cout << visible << "\n";
-    return kExitOk;
-  }
-  apply_verbosity(vm);
-  if (vm.count("trace") == 0) {
-    std::cerr << "loupe inspect: missing TRACE (a .json or .json.gz profiler trace)\n";
-    return kExitUsage;
-  }
+  if (const auto stop = parse_trace_command(args, visible, vm, "inspect")) return *stop;
   tr::TimeMode mode = tr::TimeMode::kExact;
   if (vm.count("compat") > 0) {
     if (vm["compat"].as<std::string>() != "tracelens") {

@@ -323,25 +323,8 @@ int run_what_if(const std::vector<std::string>& args) {
       "json", "print the answer as JSON")(
       "findings", po::value<std::string>(),
       "findings.json of a `loupe analyze` run of the same trace, for finding:ID selectors");
-  add_verbosity_options(visible);
-  po::options_description hidden;
-  hidden.add_options()("trace", po::value<std::string>(), "trace file");
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description positional;
-  positional.add("trace", 1);
-
   po::variables_map vm;
-  if (!parse_arguments(args, all, positional, vm, "what-if")) return kExitUsage;
-  if (vm.count("help") > 0) {
-    std::cout << visible << "\n";
-    return kExitOk;
-  }
-  apply_verbosity(vm);
-  if (vm.count("trace") == 0) {
-    std::cerr << "loupe what-if: missing TRACE (a .json or .json.gz profiler trace)\n";
-    return kExitUsage;
-  }
+  if (const auto stop = parse_trace_command(args, visible, vm, "what-if")) return *stop;
   // Every selector is checked before the trace is read.
   Run run;
   if (vm.count("scale") > 0) {
