@@ -27,6 +27,11 @@ struct ReportCategory {
   std::string message;        // why, for ERROR / NO_DATA
   std::string findings_path;  // relative to the output directory
   std::string markdown;       // the rendered findings file ("" when there is none)
+  // A contributing analyzer's findings (docs/plugin-abi.md, "Contributing analyzers"): shown in
+  // their own section with the plugin's name and version, numbered from findings.json.
+  bool contributing = false;
+  std::string plugin;
+  std::string plugin_version;
 };
 
 struct PlatformPeaks {
@@ -59,7 +64,7 @@ struct AnalysisReportInput {
   // Default mode: findings.json, whose priorities number every item (one numbering for the
   // terminal, findings.json, report.html and analysis.md); null in compat mode.
   Json run_findings;
-  Json recording;         // findings.json's `recording` block (null: no section)
+  Json recording;  // findings.json's `recording` block (null: no section)
 };
 
 std::string build_analysis_report(const AnalysisReportInput& input);
