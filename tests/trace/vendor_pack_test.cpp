@@ -140,3 +140,75 @@ TEST_CASE("a vendor GEMM contributor's card is ranked in findings.json beside th
   }
   CHECK(checked == traces.size());
 }
+
+TEST_CASE("--prefer and the configuration file make a vendor GEMM analyzer the primary",
+          "[vendor][pack]") {
+  LOUPE_REQUIRE_SHARED_OR_SKIP(shared);
+  const fs::path trace = shared / "data/traces/h100/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+  REQUIRE(fs::is_regular_file(trace));
+  const std::string vendor_dir = (loupe::test::test_plugin_dir() / "vendor_primary").string();
+  TempDir home, empty_home, plain;
+  const std::vector<std::string> env = {"XDG_CONFIG_HOME=" + empty_home.path().string()};
+  const auto a = loupe::test::run_process(
+      loupe::test::loupe_exe(),
+      {"analyze", "--trace", trace.string(), "-o", plain.path().string(), "-q"}, env);
+  REQUIRE(a.exit_code == 0);
+  const auto plain_run = parse_file(plain.path() / "loupe_run.json");
+
+  loupe::test::write_text(home.path() / "loupe" / "config.json",
+                          R"({"prefer": ["vendor_gemm_primary:gemm"]})");
+  const std::string config = (home.path() / "loupe" / "config.json").string();
+  struct Way {
+    std::vector<std::string> args;
+    std::vector<std::string> env;
+    std::string source;
+  };
+  const std::vector<Way> ways = {
+      {{"--prefer", "vendor_gemm_primary"}, env, "--prefer"},
+      {{"--config", config}, env, config},
+      {{}, {"XDG_CONFIG_HOME=" + home.path().string()}, config},
+  };
+  for (const auto& way : ways) {
+    INFO(way.source);
+    TempDir out;
+    std::vector<std::string> args = {"analyze",      "--trace",           trace.string(),
+                                     "-o",           out.path().string(), "-q",
+                                     "--plugin-dir", vendor_dir,          "--strict"};
+    args.insert(args.end(), way.args.begin(), way.args.end());
+    const auto r = loupe::test::run_process(loupe::test::loupe_exe(), args, way.env);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto run = parse_file(out.path() / "loupe_run.json");
+    REQUIRE(run.HasMember("displaced"));
+    REQUIRE(run["displaced"].Size() == 1);
+    CHECK(std::string(run["displaced"][0]["category"].GetString()) == "gemm");
+    CHECK(std::string(run["displaced"][0]["plugin"].GetString()) == "gemm");
+    CHECK(std::string(run["displaced"][0]["source"].GetString()) == way.source);
+    std::string gemm_by;
+    for (const auto& p : run["plugins"].GetArray()) {
+      for (const auto& c : p["categories"].GetArray()) {
+        if (std::string(c["category"].GetString()) == "gemm") gemm_by = p["name"].GetString();
+      }
+    }
+    CHECK(gemm_by == "vendor_gemm_primary");
+    // The vendor's files are the category's; the other analyzers' files are unchanged.
+    CHECK_THAT(read_text(out.path() / "category_findings/gemm_findings.md"),
+               Catch::Contains("Slow op"));
+    std::size_t same = 0;
+    for (const auto& f : analyzer_files(plain_run)) {
+      if (f.find("gemm") != std::string::npos || f == "priority_data.json") continue;
+      INFO(f);
+      CHECK(read_text(out.path() / f) == read_text(plain.path() / f));
+      ++same;
+    }
+    CHECK(same >= 8);
+    const auto doc = parse_file(out.path() / "findings.json");
+    std::size_t vendor_cards = 0;
+    for (const auto& f : doc["findings"].GetArray()) {
+      if (std::string(f["category"].GetString()) != "gemm") continue;
+      CHECK(std::string(f["plugin"].GetString()) == "vendor_gemm_primary");
+      ++vendor_cards;
+    }
+    CHECK(vendor_cards == 1);
+  }
+}
