@@ -203,3 +203,43 @@ TEST_CASE("a contributor that crashes, hangs or emits an invalid document fails 
   CHECK_THAT(md, Catch::Contains("test_compute (contribution of test_contrib_crash)"));
   CHECK_THAT(md, !Catch::Contains("## Contributed Findings"));
 }
+
+// The compatibility promise (docs/plugin-abi.md, "Compatibility promise"): plugins compiled
+// against the frozen 1.0 and 1.1 headers (tests/abi/) load and run unchanged in this host.
+TEST_CASE("plugins built against the frozen ABI 1.0 and 1.1 headers load and run",
+          "[cli][abi-compat]") {
+  TempDir in, out;
+  write_text(in.path() / "category_data" / "category_manifest.json",
+             R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [
+  {"name": "frozen_abi10", "tier": "system"},
+  {"name": "frozen_abi11", "tier": "system"},
+  {"name": "frozen_by_skill", "tier": "system", "skill": "frozen-skill"}]})");
+  const auto r = run_loupe({"analyze", in.path().string(), "-o", out.path().string(),
+                            "--plugin-dir", plugin_dir("frozen_abi"), "--strict"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto run = parse_file(out.path() / "loupe_run.json");
+  std::map<std::string, std::string> abi;
+  std::map<std::string, std::string> routed;
+  for (const auto& p : run["plugins"].GetArray()) {
+    abi[p["name"].GetString()] = p["abi"].GetString();
+    for (const auto& c : p["categories"].GetArray()) {
+      routed[c["category"].GetString()] =
+          std::string(p["name"].GetString()) + " " + c["routed_by"].GetString() + " " +
+          c["status"].GetString();
+    }
+  }
+  CHECK(abi["frozen_abi10"] == "1.0");
+  CHECK(abi["frozen_abi11"] == "1.1");
+  CHECK(routed["frozen_abi10"] == "frozen_abi10 category NO_DATA");
+  CHECK(routed["frozen_abi11"] == "frozen_abi11 category NO_DATA");
+  CHECK(routed["frozen_by_skill"] == "frozen_abi11 skill NO_DATA");  // a 1.1 field, read
+  // Each ran the code compiled against its own header.
+  for (const auto& [name, minor] : {std::pair{"frozen_abi10", 0}, {"frozen_abi11", 1}}) {
+    const auto metrics =
+        parse_file(out.path() / "category_data" / (std::string(name) + "_metrics.json"));
+    CHECK(metrics["built_abi_minor"].GetInt() == minor);
+    CHECK_THAT(read_text(out.path() / "system_findings" / (std::string(name) + "_findings.md")),
+               Catch::Contains("built against the frozen ABI 1." + std::to_string(minor)));
+  }
+}
