@@ -60,7 +60,7 @@ std::string read_config(const fs::path& path, PluginConfig& out) {
         if (!value[i].IsString()) return entry + " must be a string (PLUGIN[:CATEGORY,...])";
         core::Preference pref;
         if (auto why = parse_preference(value[i].GetString(), where, pref); !why.empty()) {
-          return entry + ": " + why;
+          return entry + ": " += why;
         }
         out.preferences.push_back(std::move(pref));
       }
@@ -76,7 +76,11 @@ std::string read_config(const fs::path& path, PluginConfig& out) {
         out.plugin_dirs.push_back(std::move(dir));
       }
     } else {
-      return where + ": unknown key \"" + key + "\" (known keys: " + kKnownKeys + ")";
+      std::string problem = where + ": unknown key \"";
+      problem += key;
+      problem += "\" (known keys: ";
+      problem += kKnownKeys;
+      return problem += ")";
     }
   }
   return {};
@@ -109,8 +113,9 @@ std::string parse_preference(const std::string& text, const std::string& source,
   std::string category;
   while (std::getline(list, category, ',')) {
     if (!core::is_safe_name(category)) {
-      return "'" + text + "': '" + category +
-             "' is not a category name (1-64 characters of A-Z a-z 0-9 _ -)";
+      std::string problem = "'" + text + "': '";
+      problem += category;
+      return problem += "' is not a category name (1-64 characters of A-Z a-z 0-9 _ -)";
     }
     out.categories.push_back(category);
   }
