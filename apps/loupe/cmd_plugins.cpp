@@ -28,9 +28,9 @@ int run_plugins(const std::vector<std::string>& args) {
   std::vector<std::string> plugin_dirs;
   visible.add_options()("help,h", "show this help")(
       "plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
-      "also search this directory (repeatable): after the bundled plugins, before "
-      "$LOUPE_PLUGIN_PATH")("json", "print JSON instead of text")(
-      "strict", "exit 2 when a file is rejected or shadowed");
+      "also search this directory (repeatable): after the bundled plugins, before the "
+      "configuration file's plugin_dirs and $LOUPE_PLUGIN_PATH")(
+      "json", "print JSON instead of text")("strict", "exit 2 when a file is rejected or shadowed");
   add_preference_options(visible);
   add_verbosity_options(visible);
   po::variables_map vm;

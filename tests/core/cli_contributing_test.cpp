@@ -171,7 +171,7 @@ TEST_CASE("a contributor that crashes, hangs or emits an invalid document fails 
   const PrimaryFiles alone = run_primary_alone(in.path());
 
   const auto r = run_loupe({"analyze", in.path().string(), "-o", out.path().string(),
-                            "--plugin-timeout", "2", "--plugin-dir", plugin_dir("good_compute"),
+                            "--plugin-timeout", "5", "--plugin-dir", plugin_dir("good_compute"),
                             "--plugin-dir", plugin_dir("contributes_hostile")});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);  // an analyzer failed: said, and the exit code says so
@@ -182,6 +182,10 @@ TEST_CASE("a contributor that crashes, hangs or emits an invalid document fails 
 
   const auto run = parse_file(out.path() / "loupe_run.json");
   const auto rec = records(run);
+  for (const auto& f : run["plugin_files"].GetArray()) {
+    INFO(f["path"].GetString() << ": " << f["state"].GetString());
+    CHECK(std::string(f["state"].GetString()) == "loaded");
+  }
   REQUIRE(rec.size() == 4);
   CHECK(std::string((*rec.at("test_compute"))["status"].GetString()) == "OK");
   for (const char* plugin : {"test_contrib_crash", "test_contrib_hang", "test_contrib_invalid"}) {
@@ -224,9 +228,9 @@ TEST_CASE("plugins built against the frozen ABI 1.0 and 1.1 headers load and run
   for (const auto& p : run["plugins"].GetArray()) {
     abi[p["name"].GetString()] = p["abi"].GetString();
     for (const auto& c : p["categories"].GetArray()) {
-      routed[c["category"].GetString()] =
-          std::string(p["name"].GetString()) + " " + c["routed_by"].GetString() + " " +
-          c["status"].GetString();
+      routed[c["category"].GetString()] = std::string(p["name"].GetString()) + " " +
+                                          c["routed_by"].GetString() + " " +
+                                          c["status"].GetString();
     }
   }
   CHECK(abi["frozen_abi10"] == "1.0");

@@ -98,7 +98,11 @@ std::optional<PluginInfo> decode_info(std::string_view text) {
       !uint_field("abi_major", info.abi_major) || !uint_field("abi_minor", info.abi_minor) ||
       !uint_field("required_host_minor", info.required_host_minor) ||
       !list_field("categories", info.categories) || !list_field("reads", info.reads) ||
-      !list_field("skills", info.skills) || !list_field("contributes", info.contributes)) {
+      !list_field("skills", info.skills)) {
+    return std::nullopt;
+  }
+  // Written by this host's probe child; absent from a record that something else wrote.
+  if (doc.HasMember("contributes") && !list_field("contributes", info.contributes)) {
     return std::nullopt;
   }
   const auto fallback = doc.FindMember("fallback");
