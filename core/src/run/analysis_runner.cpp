@@ -88,6 +88,7 @@ void set_aside_capture_findings(Json& run_findings) {
     zero["high"] = 0.0;
     run_findings["ledger"]["ranked_saving_ms"] = std::move(zero);
     run_findings["ledger"]["combined_step_gain_ms"] = 0.0;
+    run_findings["ledger"]["combined_saving_sum_ms"] = 0.0;
   }
 }
 
