@@ -82,6 +82,23 @@ TEST_CASE("every analyze run writes analysis.md and model_info.json and says whe
       }
     }
     CHECK(merged >= 1);  // the demo's SwiGLU fusion card is a part of its GEMM owner
+    // priority_data.json carries the same numbering, by finding id.
+    rapidjson::Document priority;
+    priority.Parse(loupe::test::read_text(out / "priority_data.json").c_str());
+    REQUIRE(priority.IsObject());
+    std::size_t numbered = 0;
+    for (const auto& p : priority["findings"].GetArray()) {
+      REQUIRE(p.HasMember("run_priority"));
+      if (!p["run_priority"].IsInt()) continue;
+      const std::string id = p["finding_id"].GetString();
+      bool same = false;
+      for (const auto& f : run["findings"].GetArray()) {
+        if (id == f["id"].GetString()) same = f["priority"].GetInt() == p["run_priority"].GetInt();
+      }
+      CHECK(same);
+      ++numbered;
+    }
+    CHECK(numbered >= 3);
   }
   CHECK_THAT(report, Catch::StartsWith("# Qwen2 family (Qwen1.5 / Qwen2) - MI300X Standalone "
                                        "Analysis\n"));
