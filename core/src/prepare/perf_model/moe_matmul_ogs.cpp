@@ -130,11 +130,11 @@ ModelResult matmul_ogs_model(const MatmulOgsKernel& kernel,
   const auto in_bpe = moe_dtype_bytes(kernel.act_dtype);
   const auto w_bpe = moe_dtype_bytes(kernel.weight_dtype);
   const auto out_bpe = moe_dtype_bytes(kernel.out_dtype);
-  const double t = static_cast<double>(shape->tokens);
-  const double h = static_cast<double>(shape->hidden);
+  const auto t = static_cast<double>(shape->tokens);
+  const auto h = static_cast<double>(shape->hidden);
   const double inter = h;  // not in the trace: GPT-OSS's intermediate size equals its hidden size
-  const double e = static_cast<double>(shape->experts);
-  const double k = static_cast<double>(shape->topk);
+  const auto e = static_cast<double>(shape->experts);
+  const auto k = static_cast<double>(shape->topk);
   r.params.emplace_back("evidence", py_str("modeled"));
   r.params.emplace_back("num_tokens", py_int(shape->tokens));
   r.params.emplace_back("hidden_dim", py_int(shape->hidden));
