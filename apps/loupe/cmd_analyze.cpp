@@ -309,8 +309,8 @@ bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings,
 int run_analyze(const std::vector<std::string>& args) {
   po::options_description visible(
       "Usage: loupe analyze DIR [options]\n"
-      "       loupe analyze --trace TRACE [--trace2 TRACE2] -o OUT [--platform NAME | --arch "
-      "FILE]\n"
+      "       loupe analyze --trace TRACE [--trace2 TRACE2 | --capture-trace CAP ...] -o OUT\n"
+      "                     [--platform NAME | --arch FILE]\n"
       "                     [options]\n"
       "       loupe analyze --trace-glob GLOB | --trace-pattern PATTERN [--world-size N] -o OUT\n"
       "                     [options]\n\n"
@@ -333,6 +333,12 @@ int run_analyze(const std::vector<std::string>& args) {
       "columns, perf_report_trace2_csvs/ holds trace 2's report, fusion candidates are modules\n"
       "that run more kernels in trace 1 than in trace 2, and the manifest carries trace 2's\n"
       "utilization and per-category time.\n\n"
+      "With --capture-trace CAP (repeatable; default mode), the kernels TRACE replays from GPU\n"
+      "graphs are matched to a trace of the graphs' capture (e.g. vLLM's capture_traces/): each\n"
+      "replay's kernel sequence against the enqueue calls of each capture window; a matched\n"
+      "replay's kernels get the captured ops, shapes and perf models like eager kernels.\n"
+      "Unmatched replays, and capture traces that match no replay (ignored), are named on the\n"
+      "terminal and in loupe_run.json (capture_traces).\n\n"
       "With --trace-glob or --trace-pattern (one trace per rank of a distributed run), every\n"
       "rank is analyzed as --trace does into OUT/rank_<r>/, several at once, and the ranks'\n"
       "collectives are matched into OUT/collective_report/ (TraceLens's nccl_*.csv and\n"
@@ -342,6 +348,7 @@ int run_analyze(const std::vector<std::string>& args) {
       "Options");
   std::vector<std::string> only;
   std::vector<std::string> plugin_dirs;
+  std::vector<std::string> capture_traces;
   visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                     "write outputs here instead of into DIR")(
       "scope", po::value<std::string>(),
@@ -364,6 +371,9 @@ int run_analyze(const std::vector<std::string>& args) {
                                "read this raw trace and write the analysis directory")(
       "trace2", po::value<std::string>(),
       "with --trace: compare against this second trace (comparative scope)")(
+      "capture-trace", po::value<std::vector<std::string>>(&capture_traces)->composing(),
+      "with --trace (default mode): a trace of the GPU-graph captures TRACE replays "
+      "(repeatable); replayed kernels get the captured ops, shapes and perf models")(
       "platform", po::value<std::string>(),
       "with --trace: a bundled platform, any case (B200, H100, H200, MI300X, MI325X, MI355X)")(
       "arch", po::value<std::string>(),
@@ -451,6 +461,20 @@ int run_analyze(const std::vector<std::string>& args) {
                  "only\n";
     return kExitUsage;
   }
+  if (!capture_traces.empty() && !from_trace) {
+    std::cerr << "loupe analyze: --capture-trace applies to --trace only\n";
+    return kExitUsage;
+  }
+  if (!capture_traces.empty() && vm.count("trace2") > 0) {
+    std::cerr << "loupe analyze: --capture-trace works on one trace; it cannot be combined with "
+                 "--trace2\n";
+    return kExitUsage;
+  }
+  if (!capture_traces.empty() && vm.count("compat") > 0) {
+    std::cerr << "loupe analyze: --capture-trace is a default-mode feature; --compat tracelens "
+                 "reproduces TraceLens's report without it\n";
+    return kExitUsage;
+  }
   if (vm.count("platform") > 0 && vm.count("arch") > 0) {
     std::cerr << "loupe analyze: give either --platform or --arch, not both\n";
     return kExitUsage;
@@ -515,6 +539,12 @@ int run_analyze(const std::vector<std::string>& args) {
     }
     if (!check_trace_format(vm["trace"].as<std::string>(), "--trace", "analyze")) {
       return kExitUsage;
+    }
+    for (const auto& capture : capture_traces) {
+      if (!check_readable_file(capture, "--capture-trace") ||
+          !check_trace_format(capture, "--capture-trace", "analyze")) {
+        return kExitUsage;
+      }
     }
     if (vm.count("trace2") > 0 &&
         !check_trace_format(vm["trace2"].as<std::string>(), "--trace2", "analyze")) {
@@ -610,6 +640,7 @@ int run_analyze(const std::vector<std::string>& args) {
     if (vm.count("arch2") > 0) trace_options.arch_file2 = fs::path(vm["arch2"].as<std::string>());
     trace_options.compat_tracelens = options.compat == Compat::TraceLens;
     trace_options.quiet = vm.count("quiet") > 0;
+    for (const auto& capture : capture_traces) trace_options.capture_traces.emplace_back(capture);
     if (vm.count("collectives-out") > 0) {
       trace_options.on_loaded = collectives_writer(vm["collectives-out"].as<std::string>());
     }
@@ -625,6 +656,7 @@ int run_analyze(const std::vector<std::string>& args) {
     trace_views = std::move(written.views);
     options.run_graph = trace_views.run_graph;
     options.prepared_files = std::move(written.files);
+    options.capture_traces = std::move(written.capture_traces);
     // The trace model and tree are gone: hand their pages back, so each forked plugin child
     // maps a small heap (fewer pages to share, fewer copy-on-write faults).
     ::malloc_trim(0);

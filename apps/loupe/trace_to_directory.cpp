@@ -8,6 +8,7 @@
 
 #include "cli_common.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
+#include "loupe/core/trace/capture_attribution.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 
 namespace loupe::cli {
@@ -73,12 +74,87 @@ std::optional<core::prepare::ArchSelection> select_trace2_arch(
   return same;
 }
 
+// The run record's account of the attribution, and the terminal's.
+Json capture_record(const core::trace::CaptureAttribution& a, const core::trace::TraceModel& exec) {
+  Json j = Json::object();
+  Json files = Json::array();
+  for (const auto& f : a.files) {
+    Json one = Json::object();
+    one["path"] = f.path;
+    one["capture_windows"] = static_cast<std::int64_t>(f.windows);
+    one["matched_replays"] = static_cast<std::int64_t>(f.matched_replays);
+    one["status"] = f.matched_replays > 0 ? "used" : "ignored: matches no graph replay";
+    files.push_back(std::move(one));
+  }
+  j["files"] = std::move(files);
+  j["graph_replays"] = static_cast<std::int64_t>(a.graph_launches);
+  j["attributed_replays"] = static_cast<std::int64_t>(a.matched_launches);
+  j["attributed_gpu_ops"] = static_cast<std::int64_t>(a.attributed_gpu_ops);
+  j["matched_by_kernel_name_counts"] = static_cast<std::int64_t>(a.aligned_by_name);
+  j["python_frames_dropped"] = a.python_frames_dropped;
+  Json unmatched = Json::array();
+  for (const auto& u : a.unmatched) {
+    Json one = Json::object();
+    one["graph_launch_uid"] = static_cast<std::int64_t>(u.graph_launch);
+    one["graph_launch"] = std::string(exec.name(u.graph_launch));
+    one["ts_us"] = u.ts_us;
+    one["gpu_ops"] = static_cast<std::int64_t>(u.gpu_ops);
+    one["first_kernel"] = u.first_kernel;
+    unmatched.push_back(std::move(one));
+  }
+  j["unmatched_replays"] = std::move(unmatched);
+  return j;
+}
+
+void log_capture_attribution(const core::trace::CaptureAttribution& a) {
+  for (const auto& f : a.files) {
+    if (f.matched_replays == 0) {
+      spdlog::warn(
+          "capture trace {} matches no graph replay of the trace ({} capture windows): "
+          "ignored",
+          f.path, f.windows);
+    }
+  }
+  spdlog::info("capture traces: {} of {} graph replays attributed ({} GPU ops get their ops)",
+               a.matched_launches, a.graph_launches, a.attributed_gpu_ops);
+  std::size_t shown = 0;
+  for (const auto& u : a.unmatched) {
+    if (shown++ == 5) {
+      spdlog::warn("... {} more unmatched replays (loupe_run.json capture_traces)",
+                   a.unmatched.size() - 5);
+      break;
+    }
+    spdlog::warn("unmatched graph replay at {:.3f} us: {} GPU ops, first {}", u.ts_us, u.gpu_ops,
+                 u.first_kernel);
+  }
+  if (a.python_frames_dropped) {
+    spdlog::warn(
+        "capture traces: python frames of later replays left out (size budget); their "
+        "ops are attributed without call stacks");
+  }
+}
+
 }  // namespace
 
 int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDirectory& written) {
   const auto start = std::chrono::steady_clock::now();
+  // Capture traces first: one that cannot be read stops the run before the main trace loads.
+  std::vector<core::trace::CaptureTrace> captures;
+  for (const auto& path : options.capture_traces) {
+    auto one = load_for_analysis(path, options.quiet);
+    if (!one) return kExitUsage;
+    captures.push_back({path, std::move(one->model)});
+  }
   auto loaded = load_for_analysis(options.trace, options.quiet);
   if (!loaded) return kExitUsage;
+  core::trace::TreeOptions tree_options = core::prepare::prepare_tree_options();
+  if (!captures.empty()) {
+    const auto attribution = core::trace::attribute_capture_traces(loaded->model, captures);
+    captures.clear();
+    log_capture_attribution(attribution);
+    written.capture_traces = capture_record(attribution, loaded->model);
+    tree_options.gpu_relinks = attribution.links;
+  }
   std::optional<core::trace::LoadResult> loaded2;
   if (options.trace2) {
     loaded2 = load_for_analysis(*options.trace2, options.quiet);
@@ -119,8 +195,7 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDi
   }
 
   if (!options.quiet) spdlog::info("building the event tree ({:.2f} s)", seconds_since(start));
-  const auto tree =
-      core::trace::EventTree::build(loaded->model, core::prepare::prepare_tree_options());
+  const auto tree = core::trace::EventTree::build(loaded->model, tree_options);
   std::optional<core::trace::EventTree> tree2;
   if (loaded2) {
     tree2 = core::trace::EventTree::build(loaded2->model, core::prepare::prepare_tree_options());

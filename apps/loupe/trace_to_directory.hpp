@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "loupe/core/prepare/trace_views.hpp"
+#include "loupe/json_value.hpp"
 
 namespace loupe::cli {
 
@@ -24,6 +25,8 @@ struct TraceToDirectoryOptions {
   std::optional<std::filesystem::path> arch_file2;
   bool compat_tracelens = false;
   bool quiet = false;
+  // --capture-trace: traces of the GPU-graph captures TRACE replays (capture_attribution.hpp).
+  std::vector<std::filesystem::path> capture_traces;
   // Called once the directory is computed, right before its files are written (the previous
   // run's files are removed there). Throws std::runtime_error to stop.
   std::function<void()> before_write;
@@ -35,6 +38,8 @@ struct TraceToDirectoryOptions {
 struct WrittenDirectory {
   core::prepare::TraceViews views;  // what plugins get through the model
   std::vector<std::string> files;   // relative paths written
+  // What --capture-trace attributed (loupe_run.json `capture_traces`); null without it.
+  Json capture_traces;
 };
 
 // Returns kExitOk when the directory was written (and fills `written`), else prints the reason

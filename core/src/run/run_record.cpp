@@ -94,6 +94,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   for (const auto& u : report.unhandled) unhandled.push_back(u);
   j["unhandled_categories"] = std::move(unhandled);
   j["status"] = report.any_error() ? "ERROR" : "OK";
+  if (!options.capture_traces.is_null()) j["capture_traces"] = options.capture_traces;
   Json outputs = Json::object();
   Json prepared = Json::array();
   for (const auto& f : options.prepared_files) prepared.push_back(f);

@@ -211,8 +211,34 @@ void EventTree::attach_gpu_ops(const TraceModel& model,
       }
     }
   }
+  relink_gpu_ops(model, gpu_edges);
   for (Uid u = 0; u < n; ++u) {
     if (is_gpu_category(model.event(u).category) && linked(u)) ++stats_.gpu_linked;
+  }
+}
+
+void EventTree::relink_gpu_ops(const TraceModel& model,
+                               std::vector<std::pair<Uid, Uid>>& gpu_edges) {
+  if (options_.gpu_relinks.empty()) return;
+  const auto n = static_cast<Uid>(model.event_count());
+  std::unordered_map<Uid, Uid> runtime_of;
+  for (const auto& [r, g] : options_.gpu_relinks) {
+    if (r >= n || g >= n || !is_runtime_category(model.event(r).category) ||
+        !is_gpu_category(model.event(g).category)) {
+      continue;
+    }
+    runtime_of[g] = r;
+  }
+  std::erase_if(gpu_edges,
+                [&](const std::pair<Uid, Uid>& e) { return runtime_of.contains(e.second); });
+  for (const auto& [r, g] : options_.gpu_relinks) {
+    const auto it = runtime_of.find(g);
+    if (it == runtime_of.end() || it->second != r) continue;
+    if (parent_[g] != kNoUid) relinked_from_.emplace(g, parent_[g]);
+    gpu_edges.emplace_back(r, g);
+    parent_[g] = r;
+    flags_[g] |= kLinked;
+    for (Uid a = r; a != kNoUid; a = parent_[a]) flags_[a] |= kHasGpu;
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "chunk_stream.hpp"
 #include "loupe/core/trace/input_format.hpp"
+#include "loupe/core/trace/op_name_normalization.hpp"
 #include "parallel_event_reader.hpp"
 #include "parse_error_text.hpp"
 #include "read_position.hpp"
@@ -165,8 +166,10 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
       }
       json_error = err;
     } else if (!builder.saw_trace_events()) {
-      json_error = LoadError{stream->offset(), "the top-level object has no traceEvents array: not a PyTorch profiler (Kineto) "
-                              "trace"};
+      json_error = LoadError{
+          stream->offset(),
+          "the top-level object has no traceEvents array: not a PyTorch profiler (Kineto) "
+          "trace"};
     } else {
       // Anything but whitespace after the top-level value is an error (not merely ignored).
       while (!stream->at_end()) {
@@ -189,6 +192,8 @@ LoadResult load_from(std::unique_ptr<ByteSource> raw, const LoadOptions& options
                                     std::to_string(source.ignored_trailing_bytes()) +
                                         " bytes after the last gzip member ignored");
   }
+  // TraceLens's tree renames SGLang's per-call-site op names before any table.
+  normalize_op_names(result.model);
   result.parallel_blocks = events.parallel_blocks();
   result.json_bytes = source.bytes();
   result.input_bytes = source.input_bytes_consumed();

@@ -32,6 +32,22 @@ bool MoeProse::already_fp4(const compute::FindingContext& f) {
   return any;
 }
 
+bool MoeProse::grouped_per_stage(const compute::FindingContext& f) {
+  bool any = false;
+  for (const Json* op : f.operations) {
+    if (op == nullptr) return false;
+    const Json* name = op->find("name");
+    const Json* kernel = op->find("kernel_name");
+    const auto has = [](const Json* v) {
+      return v != nullptr && v->is_string() &&
+             v->as_string().find("matmul_ogs") != std::string::npos;
+    };
+    if (!has(name) && !has(kernel)) return false;
+    any = true;
+  }
+  return any;
+}
+
 std::string MoeProse::document_title(const std::string& category) const {
   return "MoE Findings: Mixture-of-experts operations (" + category + ")";
 }
@@ -43,7 +59,12 @@ std::string MoeProse::no_data_message() const {
 std::string MoeProse::action(const compute::FindingContext& f) const {
   const std::string bound = f.bound_type();
   std::string text;
-  if (measured() && unfused(f)) {
+  if (measured() && unfused(f) && grouped_per_stage(f)) {
+    text = "The expert GEMMs " + compute::member_names(f) +
+           " already run as one grouped GEMM per stage (triton_kernels `matmul_ogs`, the gated "
+           "activation fused into the up projection); a fully fused MoE kernel would still save "
+           "the HBM round trip of the intermediate activations between the two stages. ";
+  } else if (measured() && unfused(f)) {
     text = "Replace the per-stage expert GEMMs " + compute::member_names(f) +
            " with a fused MoE kernel (e.g. vLLM / SGLang `fused_moe`, AITER's fused MoE) or at "
            "least one grouped GEMM per stage, so FC1, the activation and FC2 run without "
@@ -67,6 +88,11 @@ std::string MoeProse::action(const compute::FindingContext& f) const {
 }
 
 std::string MoeProse::resolution(const compute::FindingContext& f) const {
+  if (measured() && unfused(f) && grouped_per_stage(f)) {
+    return "Grouped GEMMs already pay one launch per stage; keeping each token group's "
+           "intermediate activations on chip between the stages removes their HBM write and "
+           "re-read.";
+  }
   if (measured() && unfused(f)) {
     return "A fused MoE kernel keeps the intermediate activations of each token group on chip "
            "between the expert GEMMs, so they are not written to and re-read from HBM, and it "

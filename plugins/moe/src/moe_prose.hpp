@@ -1,7 +1,8 @@
 // Findings prose for mixture-of-experts kernels (moe_fused, moe_unfused): the prompt's
 // uniform-routing caveat for memory-bound findings, precision advice that stops at FP4, and
 // actions by bound type and bucket. Default mode: an unfused MoE is replaced by a fused MoE
-// kernel or a grouped GEMM; memory-bound MoE batches more tokens.
+// kernel or a grouped GEMM (matmul_ogs stages are grouped GEMMs already); memory-bound MoE
+// batches more tokens.
 #pragma once
 
 #include <string>
@@ -26,6 +27,9 @@ class MoeProse : public compute::MeasuredProse {
   static bool unfused(const compute::FindingContext& f);
   // Every member already runs FP4 (Compute Spec names fp4).
   static bool already_fp4(const compute::FindingContext& f);
+  // Every member runs triton_kernels' matmul_ogs: one grouped GEMM per stage, the gated
+  // activation fused into the up projection (docs/deviations.md, "MoE matmuls (matmul_ogs)").
+  static bool grouped_per_stage(const compute::FindingContext& f);
 };
 
 }  // namespace loupe::moe

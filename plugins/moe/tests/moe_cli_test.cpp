@@ -44,6 +44,8 @@ TEST_CASE("moe: default-mode unfused cards name a fused MoE kernel and stay esti
     CHECK(compute_test::missing_card_facts(card).empty());
     CHECK(contains(card, "with a fused MoE kernel"));
     CHECK(contains(card, "grouped GEMM per stage"));
+    // AITER's CK stages are not triton_kernels' grouped matmul_ogs.
+    CHECK_FALSE(contains(card, "already run as one grouped GEMM per stage"));
     // No performance model: the card says so and calls its impact an estimate.
     CHECK(contains(card, "with no performance model (efficiency and bound type unknown)"));
     CHECK(contains(card, "**Warning \xE2\x80\x94 estimated:**"));

@@ -16,6 +16,7 @@
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/findings.hpp"
+#include "loupe/json_value.hpp"
 #include "loupe/vocabulary.hpp"
 
 namespace loupe::core {
@@ -33,6 +34,9 @@ struct AnalyzeOptions {
   // --trace, default mode: the run's dependency model; the ledger caps each kernel finding's
   // saving by what the step would gain (docs/what-if.md). Null: no step-time check.
   std::shared_ptr<const whatif::RunGraph> run_graph;
+  // --capture-trace: what the capture traces attributed (loupe_run.json `capture_traces`);
+  // null when none was given.
+  Json capture_traces;
 };
 
 struct CategoryOutcome {

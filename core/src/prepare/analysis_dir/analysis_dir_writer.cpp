@@ -218,7 +218,8 @@ class Pipeline {
     step(prefix + "costing operations with the perf models");
     std::string unified_csv =
         unified_perf_summary_csv(model, tree, arch, comparison, launchers, collected,
-                                 &model == &model_ ? &out_.op_groups : nullptr);
+                                 &model == &model_ ? &out_.op_groups : nullptr,
+                                 /*loupe_models=*/!options_.compat_tracelens);
     CsvTable unified = parse_csv(unified_csv);
     add(dir + "unified_perf_summary.csv", std::move(unified_csv));
     for (auto& sheet : build_perf_sheets(model, tree, arch)) {

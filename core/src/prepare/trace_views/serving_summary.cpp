@@ -7,6 +7,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "host_stack.hpp"
@@ -182,9 +183,13 @@ ServingSummary build_serving_summary(const trace::TraceModel& model, const trace
   std::vector<std::vector<Uid>> step_ops(steps.size());
   std::vector<std::vector<Uid>> step_launchers(steps.size());
   std::vector<Uid> all_linked;
+  // GPU ops by the call that launched them on the execution timeline (a graph launch for the
+  // kernels a capture trace attributed to captured ops).
+  std::unordered_map<Uid, std::vector<Uid>> ops_by_launcher;
   for (Uid g = 0; g < n; ++g) {
     if (!trace::is_gpu_category(model.event(g).category)) continue;
-    const Uid launcher = tree.parent(g);
+    const Uid launcher = tree.execution_launcher(g);
+    if (launcher != trace::kNoUid) ops_by_launcher[launcher].push_back(g);
     if (launcher == trace::kNoUid || !timed(model.event(launcher))) continue;
     all_linked.push_back(g);
     const std::ptrdiff_t s = step_of(model.event(launcher).ts_ns);
@@ -233,8 +238,9 @@ ServingSummary build_serving_summary(const trace::TraceModel& model, const trace
     if (!trace::is_runtime_category(e.category) || !timed(e) || !is_graph_launch(model.name(u))) {
       continue;
     }
-    const std::vector<Uid> ops = tree.gpu_events(u);
-    if (ops.empty()) continue;  // counted in graph_launches_without_kernels
+    const auto found = ops_by_launcher.find(u);
+    if (found == ops_by_launcher.end()) continue;  // counted in graph_launches_without_kernels
+    const std::vector<Uid>& ops = found->second;
     GraphReplay r;
     r.launch_name = std::string(model.name(u));
     r.launch_ts_ns = e.ts_ns;

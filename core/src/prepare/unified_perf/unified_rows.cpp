@@ -7,6 +7,7 @@
 
 #include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
+#include "moe_rows.hpp"
 
 namespace loupe::core::prepare::unified {
 namespace {
@@ -38,6 +39,8 @@ void fill_identity(TraceArgCache& args, UnifiedRow& row) {
   row.duration_us = {model.dur_us(row.source), model.dur_is_integer(row.source)};
 }
 
+}  // namespace
+
 void apply_metrics(const perf::ModelResult& result, const perf::Arch* arch, UnifiedRow& row) {
   row.perf_params = perf::params_repr(result.params);
   const perf::Metrics m = perf::compute_metrics(result, row.kernel_time_us.value, arch);
@@ -54,13 +57,11 @@ void apply_metrics(const perf::ModelResult& result, const perf::Arch* arch, Unif
   row.pct_roofline = m.pct_roofline;
 }
 
-}  // namespace
-
 std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
                                            const trace::EventTree& tree,
                                            std::span<const KernelLauncher> launchers,
                                            std::span<const CollectedEvent> collected,
-                                           const perf::Arch* arch) {
+                                           const perf::Arch* arch, bool loupe_models) {
   // The categorizer reads the first entry of an op's kernel_details, which at this point of
   // TraceLens's pipeline are the kernels it launched directly (launcher table, §3.3); ops that
   // launch nothing directly have none. (resnet: max_pool2d_with_indices_backward is "other"
@@ -106,6 +107,7 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
     } else {
       row.category = perf::op_category(row.name, first_kernel);
     }
+    if (loupe_models) apply_matmul_ogs_model(args, tree, arch, row);
     rows.push_back(std::move(row));
   }
   return rows;

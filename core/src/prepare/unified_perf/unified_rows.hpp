@@ -35,10 +35,14 @@ struct UnifiedRow {
 };
 
 // Rows in collection order; rows whose model raises "not implemented" are dropped (§3.6.2).
+// `loupe_models` (default mode) adds Loupe's models beyond TraceLens (moe_rows.hpp).
 std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
                                            const trace::EventTree& tree,
                                            std::span<const KernelLauncher> launchers,
                                            std::span<const CollectedEvent> collected,
-                                           const perf::Arch* arch);
+                                           const perf::Arch* arch, bool loupe_models = false);
+
+// The model's params and metric columns on the row.
+void apply_metrics(const perf::ModelResult& result, const perf::Arch* arch, UnifiedRow& row);
 
 }  // namespace loupe::core::prepare::unified

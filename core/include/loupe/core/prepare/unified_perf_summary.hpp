@@ -29,11 +29,14 @@ std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace
 
 // The same from what the perf report computes once for all its tables:
 // kernel_launchers(model, tree) and unified::collect_unified_perf_events(model, tree). With
-// `groups`, also every group's GPU ops (for the time ledger's `trace/op_groups.csv`).
+// `groups`, also every group's GPU ops (for the time ledger's `trace/op_groups.csv`). With
+// `loupe_models` (default mode), also Loupe's models beyond TraceLens's (the matmul_ogs MoE
+// kernels, docs/deviations.md "MoE matmuls (matmul_ogs)").
 std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace::EventTree& tree,
                                      const perf::Arch* arch, const TraceComparison* comparison,
                                      std::span<const KernelLauncher> launchers,
                                      std::span<const unified::CollectedEvent> collected,
-                                     std::vector<OpGroupKernels>* groups = nullptr);
+                                     std::vector<OpGroupKernels>* groups = nullptr,
+                                     bool loupe_models = false);
 
 }  // namespace loupe::core::prepare

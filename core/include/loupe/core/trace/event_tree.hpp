@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "loupe/core/trace/time_mode.hpp"
@@ -23,6 +24,9 @@ struct TreeOptions {
   // Ops whose name starts with one of these get the serving engine's step annotation that
   // encloses them (TraceLens's apply_annotation; see step_annotation()).
   std::vector<std::string> annotate_op_prefixes;
+  // (runtime call, GPU op) links that replace the GPU op's own (capture-trace attribution,
+  // capture_attribution.hpp: a replayed kernel linked to the call that captured it).
+  std::vector<std::pair<Uid, Uid>> gpu_relinks;
 };
 
 enum class LinkingKey : std::uint8_t { kCorrelation, kExternalId };
@@ -42,7 +46,7 @@ struct TreeStats {
   // cuda/hipGraphLaunch calls whose replayed kernels the trace does not hold (the profiler did
   // not capture the graph's kernels, or the trace was cut)
   std::uint64_t graph_launches_without_kernels = 0;
-  std::uint64_t flows_ending_off_gpu = 0;     // the flow's `f` names no GPU op on its thread
+  std::uint64_t flows_ending_off_gpu = 0;  // the flow's `f` names no GPU op on its thread
   std::uint64_t flows_without_id = 0;
   std::uint64_t fwd_bwd_links = 0;
 };
@@ -57,6 +61,12 @@ class EventTree {
   const TreeStats& stats() const { return stats_; }
 
   Uid parent(Uid uid) const { return parent_[uid]; }
+  // The runtime call that launched a GPU op on the execution timeline: its parent, except for
+  // an op relinked to a captured call (TreeOptions::gpu_relinks), whose graph launch it is.
+  Uid execution_launcher(Uid gpu) const {
+    const auto it = relinked_from_.find(gpu);
+    return it != relinked_from_.end() ? it->second : parent_[gpu];
+  }
   // Host children in processing order, then GPU children in link order (TraceLens order).
   std::span<const Uid> children(Uid uid) const {
     return {child_list_.data() + child_offsets_[uid], child_list_.data() + child_offsets_[uid + 1]};
@@ -97,6 +107,7 @@ class EventTree {
   template <typename Time>
   void build_host_tree(const TraceModel& model, std::vector<std::pair<Uid, Uid>>& host_edges);
   void attach_gpu_ops(const TraceModel& model, std::vector<std::pair<Uid, Uid>>& gpu_edges);
+  void relink_gpu_ops(const TraceModel& model, std::vector<std::pair<Uid, Uid>>& gpu_edges);
   template <typename Time>
   void link_fwd_bwd(const TraceModel& model);
   std::uint32_t nn_child(std::uint32_t parent, std::string name);
@@ -107,6 +118,7 @@ class EventTree {
   bool gpu_only_ = false;
   TreeStats stats_;
   std::vector<Uid> parent_;
+  std::unordered_map<Uid, Uid> relinked_from_;  // relinked GPU op -> its own launch call
   std::vector<std::uint8_t> flags_;
   std::vector<std::uint32_t> nn_stack_;
   std::vector<std::uint32_t> child_offsets_;

@@ -197,6 +197,7 @@ class TraceModel {
 
  private:
   friend class TraceModelBuilder;
+  friend std::size_t normalize_op_names(TraceModel& model);
 
   SegmentedVector<Event> events_;
   DetailArena details_;
