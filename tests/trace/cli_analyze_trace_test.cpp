@@ -448,3 +448,102 @@ TEST_CASE("a GPU-graph capture trace is reported as a capture", "[trace][cli][wi
   CHECK(run["window"]["capture_begins"].GetInt64() == 1);
   CHECK(run["window"]["graph_launches"].GetInt64() == 0);
 }
+
+namespace {
+
+// Five ProfilerSteps on host thread 100: a 3 ms warm-up, three of 1 ms and one of 1.6 ms; each
+// holds an aten::relu launching one 100 µs kernel 50 µs into the step.
+std::string five_steps_trace() {
+  std::string events;
+  const int starts[] = {0, 3000, 4000, 5000, 6000};
+  const int durs[] = {3000, 1000, 1000, 1000, 1600};
+  for (int i = 0; i < 5; ++i) {
+    const std::string n = std::to_string(i + 1), t = std::to_string(starts[i]);
+    const std::string launch = std::to_string(starts[i] + 50);
+    const std::string kts = std::to_string(starts[i] + 60);
+    if (i > 0) events += ",";
+    events += R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)" + n +
+              R"(","pid":100,"tid":100,"ts":)" + t + R"(,"dur":)" + std::to_string(durs[i]) + "},";
+    events += R"({"ph":"X","cat":"cpu_op","name":"aten::relu","pid":100,"tid":100,"ts":)" +
+              std::to_string(starts[i] + 40) + R"(,"dur":20,"args":{"External id":)" + n + "}},";
+    events +=
+        R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":)" +
+        launch + R"(,"dur":5,"args":{"correlation":)" + n + R"(,"External id":)" + n + "}},";
+    events += R"({"ph":"X","cat":"kernel","name":"relu_kernel","pid":0,"tid":7,"ts":)" + kts +
+              R"(,"dur":100,"args":{"correlation":)" + n + R"(,"stream":7,"device":0}},)";
+    events += R"({"ph":"s","id":)" + n + R"(,"pid":100,"tid":100,"ts":)" + launch +
+              R"(,"cat":"ac2g","name":"ac2g"},)";
+    events += R"({"ph":"f","id":)" + n + R"(,"pid":0,"tid":7,"ts":)" + kts +
+              R"(,"cat":"ac2g","name":"ac2g","bp":"e"})";
+  }
+  return loupe::test::trace::wrap_events(events);
+}
+
+}  // namespace
+
+TEST_CASE("the steps of a trace: table, warm-up, variation finding, in every output",
+          "[trace][cli][steps]") {
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "steps.json";
+  loupe::test::write_text(trace, five_steps_trace());
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+
+  const auto findings = parse_file(out / "findings.json");
+  REQUIRE(findings.HasMember("steps"));
+  const auto& steps = findings["steps"];
+  CHECK(std::string(steps["source"].GetString()) == "profiler_step");
+  CHECK(steps["count"].GetInt64() == 5);
+  CHECK(steps["warmup_steps"].GetInt64() == 1);
+  REQUIRE(steps["table"].Size() == 5);
+  CHECK(steps["table"][0]["warmup"].GetBool());
+  CHECK(steps["table"][1]["step_ms"].GetDouble() == 1.0);
+  CHECK(steps["table"][1]["busy_ms"].GetDouble() == 0.1);
+  CHECK(steps["table"][1]["host_ms"].GetDouble() == 0.02);  // the aten::relu
+  CHECK(steps["aggregate"]["steps"].GetInt64() == 4);
+  CHECK(steps["aggregate"]["median_step_ms"].GetDouble() == 1.0);
+  CHECK(steps["variation"]["significant"].GetBool());
+  CHECK(steps["variation"]["excess_ms"].GetDouble() == 0.6);
+  CHECK(std::string(steps["variation"]["slow_steps"][0].GetString()) == "ProfilerStep#5");
+  // Every member the schema requires (docs/schemas/run_findings.schema.json).
+  rapidjson::Document schema;
+  schema.Parse(loupe::test::read_text(loupe::test::bundled_data_dir().parent_path().parent_path() /
+                                      "docs/schemas/run_findings.schema.json")
+                   .c_str());
+  REQUIRE(schema.IsObject());
+  const auto& props = schema["properties"]["steps"];
+  for (const auto& key : props["required"].GetArray()) CHECK(steps.HasMember(key.GetString()));
+  for (const auto& key : props["properties"]["table"]["items"]["required"].GetArray()) {
+    CHECK(steps["table"][0].HasMember(key.GetString()));
+  }
+
+  // The variation is a ranked, measured finding of 0.6 ms beyond the median (high end).
+  bool found = false;
+  for (const auto& f : findings["findings"].GetArray()) {
+    if (std::string(f["title"].GetString()).rfind("Step time varies", 0) != 0) continue;
+    found = true;
+    CHECK(std::string(f["evidence"].GetString()) == "measured");
+    CHECK(f["stated_saving_ms"]["high"].GetDouble() == Approx(0.6));
+  }
+  CHECK(found);
+
+  const std::string md = loupe::test::read_text(out / "analysis.md");
+  CHECK_THAT(md, Catch::Contains("## Steps") &&
+                     Catch::Contains("| ProfilerStep#1 (warm-up) | 3.000 |") &&
+                     Catch::Contains("1 of 4 steady steps exceed the median (1.000 ms)") &&
+                     Catch::Contains("Step time varies: 1 of 4 steps"));
+  CHECK(run_loupe({"validate", "--report", out.string()}).exit_code == 0);
+  CHECK_THAT(loupe::test::read_text(out / "report.html"),
+             Catch::Contains("<section id=\"steps\"><h2>Steps</h2>"));
+
+  // Compat mode keeps TraceLens's files: no steps block, section or finding.
+  const fs::path compat = tmp.path() / "compat";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", compat.string(), "--compat",
+                     "tracelens", "-q"})
+              .exit_code == 0);
+  CHECK_FALSE(parse_file(compat / "findings.json").HasMember("steps"));
+  const std::string compat_md = loupe::test::read_text(compat / "analysis.md");
+  CHECK_THAT(compat_md, !Catch::Contains("## Steps") && !Catch::Contains("Step time varies"));
+}

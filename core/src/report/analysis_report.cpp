@@ -10,6 +10,7 @@
 #include "findings_blocks.hpp"
 #include "loupe/core/report/recording_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
+#include "loupe/core/report/steps_report.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
 
@@ -142,6 +143,7 @@ class ReportWriter {
     executive_summary();
     warnings();
     out_ << recording_report_markdown(in_.recording);
+    out_ << steps_report_markdown(in_.steps);
     if (!in_.serving.is_null()) out_ << serving_report_markdown(in_.serving);
     compute_section();
     fusion_section();

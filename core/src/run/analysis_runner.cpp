@@ -16,6 +16,7 @@
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/report/run_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
+#include "loupe/core/report/steps_report.hpp"
 #include "loupe/core/run_record.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "workload_detection.hpp"
@@ -108,6 +109,13 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
                                             report.workload_evidence);
         !block.is_null()) {
       report.run_findings["recording"] = std::move(block);
+    }
+  }
+  // The steps (docs/report.md, "Steps"): default mode, raw trace only.
+  if (const auto* steps = model.document("trace/steps.json");
+      steps != nullptr && compat != Compat::TraceLens) {
+    if (Json block = steps_report_block_from_document(to_owned_json(*steps)); !block.is_null()) {
+      report.run_findings["steps"] = std::move(block);
     }
   }
   set_aside_capture_findings(report.run_findings);

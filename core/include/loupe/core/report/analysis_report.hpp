@@ -59,7 +59,8 @@ struct AnalysisReportInput {
   // Default mode: findings.json, whose priorities number every item (one numbering for the
   // terminal, findings.json, report.html and analysis.md); null in compat mode.
   Json run_findings;
-  Json recording;         // findings.json's `recording` block (null: no section)
+  Json recording;  // findings.json's `recording` block (null: no section)
+  Json steps;      // findings.json's `steps` block (null: no section)
 };
 
 std::string build_analysis_report(const AnalysisReportInput& input);
