@@ -120,11 +120,16 @@ void split_step(StepRow& row, std::vector<Op>& ops, const SyncCalls& syncs,
   std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
     return a.device != b.device ? a.device < b.device : a.start < b.start;
   });
-  std::vector<Interval> all, comp, comm, copy;
   double queue_weighted = 0.0;
+  std::vector<Interval> all, comp, comm, copy;
   for (std::size_t i = 0; i < ops.size();) {
     std::size_t j = i;
     while (j < ops.size() && ops[j].device == ops[i].device) ++j;
+    // Busy time per device, summed: two devices busy at once are two busy devices.
+    all.clear();
+    comp.clear();
+    comm.clear();
+    copy.clear();
     std::int64_t first = ops[i].start, reach = ops[i].end;
     for (std::size_t k = i; k < j; ++k) {
       const Op& op = ops[k];
@@ -148,20 +153,20 @@ void split_step(StepRow& row, std::vector<Op>& ops, const SyncCalls& syncs,
       reach = std::max(reach, op.end);
     }
     row.gpu_span_ns += reach - first;
+    row.busy_ns += union_length(all);
+    row.computation_ns += union_length(comp);
+    row.communication_ns += union_length(comm);
+    row.memcpy_ns += union_length(copy);
     if (const auto q = queues.find(ops[i].device); q != queues.end()) {
-      const queue::DepthStats s = q->second.stats(first, reach);
-      queue_weighted += s.mean * static_cast<double>(s.span_ns);
-      row.queue_max = std::max(row.queue_max, s.max);
-      row.queue_empty_ns += s.empty_ns;
+      const queue::DepthStats st = q->second.stats(first, reach);
+      queue_weighted += st.mean * static_cast<double>(st.span_ns);
+      row.queue_max = std::max(row.queue_max, st.max);
+      row.queue_empty_ns += st.empty_ns;
     } else {
       row.queue_empty_ns += reach - first;
     }
     i = j;
   }
-  row.busy_ns = union_length(all);
-  row.computation_ns = union_length(comp);
-  row.communication_ns = union_length(comm);
-  row.memcpy_ns = union_length(copy);
   row.queue_mean =
       row.gpu_span_ns > 0 ? queue_weighted / static_cast<double>(row.gpu_span_ns) : 0.0;
 }
