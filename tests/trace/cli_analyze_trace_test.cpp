@@ -547,3 +547,74 @@ TEST_CASE("the steps of a trace: table, warm-up, variation finding, in every out
   const std::string compat_md = loupe::test::read_text(compat / "analysis.md");
   CHECK_THAT(compat_md, !Catch::Contains("## Steps") && !Catch::Contains("Step time varies"));
 }
+
+TEST_CASE("the allocator's memory timeline: csv, findings.json, analysis.md, report.html",
+          "[trace][cli][memory]") {
+  // The sample trace's events plus three allocator events on cuda:0 inside its aten::relu:
+  // 1 MiB, 3 MiB (the peak: 4 MiB allocated, 8 MiB reserved), then the 1 MiB freed.
+  std::string events;
+  const auto mem = [](int ts, int addr, long long bytes, long long allocated) {
+    return R"({"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":100,"tid":100,"ts":)" +
+           std::to_string(ts) + R"(,"args":{"Addr":)" + std::to_string(addr) + R"(,"Bytes":)" +
+           std::to_string(bytes) + R"(,"Total Allocated":)" + std::to_string(allocated) +
+           R"(,"Total Reserved":8388608,"Device Id":0,"Device Type":1}})";
+  };
+  events =
+      R"({"ph":"X","cat":"cpu_op","name":"aten::relu","pid":100,"tid":100,"ts":100,"dur":50,"args":{"External id":1}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":110,"dur":5,"args":{"correlation":5,"External id":1}},)"
+      R"({"ph":"X","cat":"kernel","name":"relu_kernel","pid":0,"tid":7,"ts":160,"dur":20,"args":{"correlation":5,"stream":7,"device":0}},)"
+      R"({"ph":"s","id":5,"pid":100,"tid":100,"ts":110,"cat":"ac2g","name":"ac2g"},)"
+      R"({"ph":"f","id":5,"pid":0,"tid":7,"ts":160,"cat":"ac2g","name":"ac2g","bp":"e"},)" +
+      mem(101, 16, 1048576, 1048576) + "," + mem(102, 32, 3145728, 4194304) + "," +
+      mem(120, 16, -1048576, 3145728);
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "memory.json";
+  loupe::test::write_text(trace, loupe::test::trace::wrap_events(events));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = loupe::test::read_text(out / "perf_report_csvs/memory_timeline.csv");
+  CHECK(csv ==
+        "device,ts_ns,allocated_bytes,reserved_bytes,bytes,op\n"
+        "cuda:0,101000,1048576,8388608,1048576,aten::relu\n"
+        "cuda:0,102000,4194304,8388608,3145728,aten::relu\n"
+        "cuda:0,120000,3145728,8388608,-1048576,aten::relu\n");
+  const auto findings = parse_file(out / "findings.json");
+  REQUIRE(findings.HasMember("memory"));
+  const auto& memory = findings["memory"];
+  CHECK(memory["allocator_events"].GetInt64() == 3);
+  REQUIRE(memory["devices"].Size() == 1);
+  const auto& dev = memory["devices"][0];
+  CHECK(dev["peak_allocated_bytes"].GetInt64() == 4194304);
+  CHECK(dev["peak_reserved_bytes"].GetInt64() == 8388608);
+  CHECK(std::string(dev["live_at_peak"][0]["op"].GetString()) == "aten::relu");
+  CHECK(dev["live_at_peak"][0]["bytes"].GetInt64() == 4194304);
+  rapidjson::Document schema;
+  schema.Parse(loupe::test::read_text(loupe::test::bundled_data_dir().parent_path().parent_path() /
+                                      "docs/schemas/run_findings.schema.json")
+                   .c_str());
+  REQUIRE(schema.IsObject());
+  for (const auto& key : schema["properties"]["memory"]["required"].GetArray()) {
+    CHECK(memory.HasMember(key.GetString()));
+  }
+  for (const auto& key :
+       schema["properties"]["memory"]["properties"]["devices"]["items"]["required"].GetArray()) {
+    CHECK(dev.HasMember(key.GetString()));
+  }
+  CHECK_THAT(loupe::test::read_text(out / "analysis.md"),
+             Catch::Contains("## Memory") && Catch::Contains("| cuda:0 | 0.004 |"));
+  CHECK(run_loupe({"validate", "--report", out.string()}).exit_code == 0);
+  CHECK_THAT(
+      loupe::test::read_text(out / "report.html"),
+      Catch::Contains("<section id=\"memory\"><h2>Memory</h2>") && Catch::Contains("<polyline"));
+
+  // Compat mode stays TraceLens's: no memory_timeline.csv, block or section.
+  const fs::path compat = tmp.path() / "compat";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", compat.string(), "--compat",
+                     "tracelens", "-q"})
+              .exit_code == 0);
+  CHECK_FALSE(fs::exists(compat / "perf_report_csvs/memory_timeline.csv"));
+  CHECK_FALSE(parse_file(compat / "findings.json").HasMember("memory"));
+  CHECK_THAT(loupe::test::read_text(compat / "analysis.md"), !Catch::Contains("## Memory"));
+}

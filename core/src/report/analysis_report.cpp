@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "findings_blocks.hpp"
+#include "loupe/core/report/memory_report.hpp"
 #include "loupe/core/report/recording_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
 #include "loupe/core/report/steps_report.hpp"
@@ -144,6 +145,7 @@ class ReportWriter {
     warnings();
     out_ << recording_report_markdown(in_.recording);
     out_ << steps_report_markdown(in_.steps);
+    out_ << memory_report_markdown(in_.memory);
     if (!in_.serving.is_null()) out_ << serving_report_markdown(in_.serving);
     compute_section();
     fusion_section();

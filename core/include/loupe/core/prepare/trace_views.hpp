@@ -29,6 +29,8 @@
 //  * "trace/steps.json" — the per-step table (core/include/loupe/core/trace/step_table.hpp;
 //    docs/report.md, "Steps"): where each step's time goes, warm-up steps, step-to-step
 //    variation, and what could not be used.
+//  * "trace/memory.json" — the allocator's memory timeline summary
+//    (core/include/loupe/core/trace/memory_timeline.hpp; docs/report.md, "Memory").
 //  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
 //    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
 //
@@ -60,6 +62,9 @@ struct TraceViews {
   std::shared_ptr<const rapidjson::Document> recording_window;
   // trace/steps.json (step_table.hpp); always built (a trace without steps says so).
   std::shared_ptr<const rapidjson::Document> steps;
+  // trace/memory.json (memory_timeline.hpp); always built (a trace without allocator events
+  // says so: events 0).
+  std::shared_ptr<const rapidjson::Document> memory;
 };
 
 // The "trace/op_groups.csv" view from the groups the perf report computed.

@@ -61,6 +61,7 @@ struct AnalysisReportInput {
   Json run_findings;
   Json recording;  // findings.json's `recording` block (null: no section)
   Json steps;      // findings.json's `steps` block (null: no section)
+  Json memory;     // findings.json's `memory` block (null: no section)
 };
 
 std::string build_analysis_report(const AnalysisReportInput& input);
