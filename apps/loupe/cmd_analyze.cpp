@@ -124,6 +124,23 @@ std::string fixed3(double value) {
   return buf;
 }
 
+// The step-checked findings applied together (findings.json `ledger.combined_step_gain_ms`): when
+// several findings shorten the run down to one floor, their savings do not add up.
+void print_combined_gain(const Json& run_findings) {
+  const Json* ledger = run_findings.find("ledger");
+  const Json* combined = ledger == nullptr ? nullptr : ledger->find("combined_step_gain_ms");
+  const Json* ranked = ledger == nullptr ? nullptr : ledger->find("ranked_saving_ms");
+  const Json* sum = ranked == nullptr ? nullptr : ranked->find("mid");
+  if (combined == nullptr || !combined->is_number() || sum == nullptr || !sum->is_number()) return;
+  std::cout << "  All checked findings applied together: the run would be "
+            << fixed3(combined->as_double()) << " ms shorter (what-if)";
+  if (sum->as_double() > combined->as_double() + 0.0005) {
+    std::cout << "; the savings above overlap in run time (they sum to " << fixed3(sum->as_double())
+              << " ms)";
+  }
+  std::cout << "\n";
+}
+
 void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir) {
   std::cout << "Loupe analysis (" << to_string(report.scope) << ") -> " << output_dir.string()
             << "\n";
@@ -222,6 +239,7 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       std::cout << "  ... " << findings->size() - shown - no_step_gain
                 << " more in findings.json\n";
     }
+    print_combined_gain(report.run_findings);
     if (no_step_gain > 0) {
       std::cout << "  " << no_step_gain << " kernel "
                 << (no_step_gain == 1 ? "finding would" : "findings would")

@@ -618,3 +618,64 @@ TEST_CASE("the allocator's memory timeline: csv, findings.json, analysis.md, rep
   CHECK_FALSE(parse_file(compat / "findings.json").HasMember("memory"));
   CHECK_THAT(loupe::test::read_text(compat / "analysis.md"), !Catch::Contains("## Memory"));
 }
+
+TEST_CASE("a host-to-device copy is judged against the host link, not HBM", "[trace][cli]") {
+  // A relu kernel of 9 ms and a pageable copy of 10 MB taking 1 ms (10 GB/s, 15.6 % of the
+  // H100's 64 GB/s link; 10 % of the run).
+  std::string events =
+      R"({"ph":"X","cat":"cpu_op","name":"aten::copy_","pid":100,"tid":100,"ts":0,"dur":1100,"args":{"External id":1,"Input Dims":[[5000000],[5000000],[]],"Input type":["c10::BFloat16","c10::BFloat16","Scalar"]}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":100,"tid":100,"ts":10,"dur":1050,"args":{"correlation":3,"External id":1}},)"
+      R"j({"ph":"X","cat":"gpu_memcpy","name":"Memcpy HtoD (Pageable -> Device)","pid":0,"tid":7,"ts":20,"dur":1000,"args":{"correlation":3,"stream":7,"device":0,"bytes":10000000}},)j"
+      R"({"ph":"s","id":3,"pid":100,"tid":100,"ts":10,"cat":"ac2g","name":"ac2g"},)"
+      R"({"ph":"f","id":3,"pid":0,"tid":7,"ts":20,"cat":"ac2g","name":"ac2g","bp":"e"},)"
+      R"({"ph":"X","cat":"cpu_op","name":"aten::relu","pid":100,"tid":100,"ts":1200,"dur":50,"args":{"External id":2,"Input Dims":[[4096,4096]],"Input type":["float"]}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":1210,"dur":5,"args":{"correlation":5,"External id":2}},)"
+      R"({"ph":"X","cat":"kernel","name":"relu_kernel","pid":0,"tid":7,"ts":1020,"dur":9000,"args":{"correlation":5,"stream":7,"device":0}},)"
+      R"({"ph":"s","id":5,"pid":100,"tid":100,"ts":1210,"cat":"ac2g","name":"ac2g"},)"
+      R"({"ph":"f","id":5,"pid":0,"tid":7,"ts":1020,"cat":"ac2g","name":"ac2g","bp":"e"})";
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "h2d.json";
+  loupe::test::write_text(trace, loupe::test::trace::wrap_events(events));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe(
+      {"analyze", "--trace", trace.string(), "-o", out.string(), "--platform", "H100", "-q"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+
+  // The copy is not an elementwise op judged against HBM; it is named as left out.
+  const auto elementwise = parse_file(out / "category_data/elementwise_metrics.json");
+  const auto& left_out = elementwise["category_specific"]["host_device_copies"];
+  REQUIRE(left_out.Size() == 1);
+  CHECK(std::string(left_out[0]["name"].GetString()) == "aten::copy_");
+  CHECK(left_out[0]["time_ms"].GetDouble() == 1.0);
+  CHECK_THAT(loupe::test::read_text(out / "category_findings/elementwise_findings.md"),
+             !Catch::Contains("Memcpy HtoD"));
+
+  // multi_kernel: 10 GB/s against the 64 GB/s link; saving down to 80 % of the link.
+  const auto mk = parse_file(out / "category_data/multi_kernel_metrics.json");
+  const auto& issue = mk["memcpy_assessment"]["issues"][0];
+  CHECK(std::string(issue["direction"].GetString()) == "H2D");
+  CHECK(issue["achieved_gbps"].GetDouble() == 10.0);
+  CHECK(issue["host_link_gbps"].GetDouble() == 64.0);
+  CHECK(issue["host_link_percent"].GetDouble() == 15.62);  // 15.625, half to even
+  const auto findings = parse_file(out / "findings.json");
+  bool found = false;
+  for (const auto& f : findings["findings"].GetArray()) {
+    if (std::string(f["category"].GetString()) != "multi_kernel") continue;
+    found = true;
+    CHECK(std::string(f["evidence"].GetString()) == "modeled");
+    // 1 ms - 10 MB / (0.8 x 64 GB/s) = 0.805 ms (stated; the ledger may cap it further).
+    CHECK(f["stated_saving_ms"]["mid"].GetDouble() == Approx(0.805).margin(0.001));
+    CHECK(f["saving_ms"]["mid"].GetDouble() <= 0.806);
+    CHECK_THAT(f["insight"].GetString(), Catch::Contains("of the 64 GB/s host link"));
+  }
+  CHECK(found);
+
+  // Compat mode keeps TraceLens's judgement: no host-link figures.
+  const fs::path compat = tmp.path() / "compat";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", compat.string(), "--platform",
+                     "H100", "--compat", "tracelens", "-q"})
+              .exit_code == 0);
+  CHECK_THAT(loupe::test::read_text(compat / "category_data/multi_kernel_metrics.json"),
+             !Catch::Contains("host_link"));
+}

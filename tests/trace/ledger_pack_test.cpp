@@ -2,6 +2,7 @@
 // owned by two ranked findings, no saving exceeds what its finding owns, the ranked savings
 // together fit in the run's time, every figure of a finding comes from its stored ms, and no
 // action is addressed to Loupe's developers.
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -33,6 +34,7 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
   std::size_t step_checked = 0;
   std::size_t captures = 0;
   std::size_t with_steps = 0;
+  std::size_t combined = 0;
   for (const auto& trace : traces) {
     INFO(trace.string());
     loupe::test::TempDir out;
@@ -64,6 +66,9 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
     const bool launch_bound = trace.filename().string().find("bert-small") != std::string::npos;
     double mid = 0;
     double high = 0;
+    double cumulative = 0;  // the running what-if total down the ranking
+    double best_alone = 0;
+    std::size_t cumulated = 0;
     for (const auto& f : doc["findings"].GetArray()) {
       INFO(f["id"].GetString() << " " << f["title"].GetString());
       const std::string action = f["action"].GetString();
@@ -87,6 +92,14 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
         // The bert traces are launch-bound (GPU idle ~90 % of the step): their kernels' savings
         // cannot shorten the step.
         if (launch_bound) CHECK(f["saving_ms"]["mid"].GetDouble() < 0.01);
+        // Applying one more finding never lengthens the run, and the findings applied together
+        // gain at least what the best of them gains alone (the model is monotone).
+        const double c = f["what_if"]["cumulative_step_gain_ms"].GetDouble();
+        best_alone = std::max(best_alone, f["what_if"]["step_gain_ms"].GetDouble());
+        CHECK(c >= cumulative - 0.0015);
+        CHECK(c >= best_alone - 0.0015);
+        cumulative = c;
+        ++cumulated;
       }
       if (f["saving_ms"]["mid"].IsNumber()) {
         const double m = f["saving_ms"]["mid"].GetDouble();
@@ -104,6 +117,13 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
       CHECK(mid <= run_ms + 0.001 * static_cast<double>(doc["findings"].Size()));
       CHECK(high <= run_ms + 0.001 * static_cast<double>(doc["findings"].Size()));
     }
+    if (cumulated > 0) {  // the last running total is the combined answer of the ledger
+      CHECK(ledger["combined_step_gain_ms"].GetDouble() == Approx(cumulative).margin(0.0015));
+      if (run_ms > 0) CHECK(cumulative <= run_ms);
+      ++combined;
+    } else if (doc["findings"].Size() > 0) {
+      CHECK(ledger["combined_step_gain_ms"].IsNull());
+    }
     CHECK(ledger["owned_kernel_count"].GetInt64() == static_cast<std::int64_t>(owned.size()));
     if (!owned.empty()) ++with_owners;
     ++checked;
@@ -111,6 +131,7 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
   CHECK(checked >= 35);
   CHECK(with_owners >= 20);   // kernel-level claims reach most traces
   CHECK(step_checked >= 40);  // and the step-time check most of their findings
+  CHECK(combined >= 15);      // and a combined answer on most traces
   CHECK(captures >= 2);       // the pack's vLLM capture traces: nothing ranked
   CHECK(with_steps >= 19);    // ProfilerStep annotations or serving step labels
 }

@@ -359,6 +359,17 @@ class ReportWriter {
         }
         para << ". Items are numbered as in `findings.json`: each GPU kernel's time counts in one "
                 "finding only, and the ranked savings together fit in the run's time.";
+        const Json* ledger = in_.run_findings.find("ledger");
+        const auto together = number_at(ledger, "combined_step_gain_ms");
+        const auto sum =
+            number_at(ledger == nullptr ? nullptr : ledger->find("ranked_saving_ms"), "mid");
+        if (together && sum && *sum > *together + 0.0005) {
+          para << " Applied together, the step-checked findings would shorten the run by "
+               << fixed(*together, 3) << " ms (what-if), less than their savings' sum ("
+               << fixed(*sum, 3)
+               << " ms): each is what it would gain alone, and they overlap "
+                  "in run time (`findings.json` `what_if.cumulative_step_gain_ms`).";
+        }
       }
     } else if (!compute_.empty()) {
       const Json& f = *compute_findings_.front();

@@ -305,6 +305,8 @@ struct StepCheck {
   double gain_ms = 0.0;
   double unresolved_share = 0.0;
   bool heuristic = false;
+  std::vector<whatif::KernelTarget> targets;  // replayed again together with the other findings'
+  std::optional<double> cumulative_ms;        // this finding and every checked one ranked above it
 };
 
 std::optional<StepCheck> step_check(const whatif::RunGraph& graph, const ledger::Settlement& s,
@@ -321,7 +323,7 @@ std::optional<StepCheck> step_check(const whatif::RunGraph& graph, const ledger:
   }
   const whatif::StepGain gain = whatif::predict_gain(graph, targets);
   return StepCheck{std::max<double>(0.0, static_cast<double>(gain.total_ns) / 1e6),
-                   gain.unresolved_share, gain.heuristic};
+                   gain.unresolved_share, gain.heuristic, std::move(targets), std::nullopt};
 }
 
 // At most this many findings get a replay each (one linear pass over the run).
@@ -364,6 +366,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
 
   // What the step would gain: shortening a kernel the GPU is not waiting on shortens nothing.
   std::map<std::size_t, StepCheck> checks;
+  std::optional<double> combined_gain_ms;
   if (run_graph != nullptr && default_mode) {
     for (const auto i : settled.ranking) {
       if (checks.size() == kStepChecks) break;
@@ -384,6 +387,18 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
           return ledger::ranks_before(settled.findings[a].saving, entries[a].claim.evidence,
                                       settled.findings[b].saving, entries[b].claim.evidence);
         });
+    // The checked findings applied one after the other in rank order: savings that each hit the
+    // same floor (a host-bound launch path, a dependency) do not add up, and the running total
+    // says by how much. The last total is every checked finding applied at once.
+    std::vector<whatif::KernelTarget> applied;
+    for (const auto i : settled.ranking) {
+      const auto c = checks.find(i);
+      if (c == checks.end() || !entries[i].quantified) continue;
+      applied.insert(applied.end(), c->second.targets.begin(), c->second.targets.end());
+      const whatif::StepGain together = whatif::predict_gain(*run_graph, applied);
+      c->second.cumulative_ms = std::max<double>(0.0, static_cast<double>(together.total_ns) / 1e6);
+      combined_gain_ms = c->second.cumulative_ms;
+    }
     settled.ranked_total = {};
     for (const auto i : settled.ranking) {
       settled.ranked_total.low += settled.findings[i].saving.low;
@@ -427,6 +442,8 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
       w["step_gain_ms"] = py::round_half_even(c->second.gain_ms, 3);
       w["unresolved_share"] = py::round_half_even(c->second.unresolved_share, 3);
       w["limited_saving"] = c->second.gain_ms < e.claim.saving.mid;
+      w["cumulative_step_gain_ms"] =
+          c->second.cumulative_ms ? Json(py::round_half_even(*c->second.cumulative_ms, 3)) : Json();
       f["what_if"] = std::move(w);
     } else {
       f["what_if"] = nullptr;
@@ -489,6 +506,8 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   ledger_json["unknown_kernel_claims"] = static_cast<long long>(settled.unknown_kernels);
   ledger_json["kernel_level"] = !gpu_ops.empty();
   ledger_json["step_checked"] = static_cast<long long>(checks.size());
+  ledger_json["combined_step_gain_ms"] =
+      combined_gain_ms ? Json(py::round_half_even(*combined_gain_ms, 3)) : Json();
   doc["ledger"] = std::move(ledger_json);
   if (default_mode) {
     Json cov = Json::object();

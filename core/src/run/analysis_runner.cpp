@@ -89,6 +89,7 @@ void set_aside_capture_findings(Json& run_findings) {
     zero["mid"] = 0.0;
     zero["high"] = 0.0;
     run_findings["ledger"]["ranked_saving_ms"] = std::move(zero);
+    run_findings["ledger"]["combined_step_gain_ms"] = 0.0;
   }
 }
 

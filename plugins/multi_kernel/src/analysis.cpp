@@ -93,7 +93,8 @@ AnalysisOutput analyze_data(const Json& data, const AnalysisInputs& inputs,
   }
   choose_denominator(result, options.compat);
 
-  result.memcpy = assess_memcpy(sections.memcpy_summary, result.denominator_ms, result.corrected);
+  result.memcpy = assess_memcpy(sections.memcpy_summary, result.denominator_ms, result.corrected,
+                                inputs.host_link_gbps);
   result.blocking = assess_blocking(sections.overlap, result.corrected);
   result.overlap = assess_overlap(sections.overlap, result.corrected);
   result.cross = cross_validate(sections.overlap, result.timeline);

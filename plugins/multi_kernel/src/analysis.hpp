@@ -21,6 +21,8 @@ struct AnalysisInputs {
   std::optional<Json> data;     // multi_kernel_data.json; nullopt when absent or unloadable
   std::string data_load_error;  // set when the file exists but could not be parsed
   std::optional<Json> manifest;
+  // The host link's peak per direction (metadata `peak_host_link_gbps`, default mode).
+  std::optional<double> host_link_gbps;
   std::string manifest_load_error;
   std::map<std::string, RawTable> tables;  // "perf_report_csvs/gpu_timeline.csv", ...
   std::map<std::string, std::string> table_load_errors;

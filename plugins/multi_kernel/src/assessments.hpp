@@ -4,6 +4,7 @@
 // TraceLens-compatible behaviour.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,11 @@ inline constexpr double kMinCommForOverlapUs = 100.0;      // below: not graded
 inline constexpr double kOverlapTarget = 0.7;              // ratio, strict <
 inline constexpr double kOverlapTargetPercent = 70.0;      // the same target, for display
 inline constexpr double kCrossValidationTolerance = 2.0;   // percent, inclusive
+// Default mode: a host<->device direction over 1 % of the GPU time is also flagged when its copies
+// reach less than this share of the host link's peak (docs/deviations.md, M9).
+inline constexpr double kSlowLinkPercent = 50.0;  // percent, strict <
+// The rate a pinned, well-sized copy reaches on the link, for the card's saving.
+inline constexpr double kPinnedLinkShare = 0.8;
 
 // One memcpy direction of multi_kernel_data.json (absent directions have count 0).
 struct DirectionStats {
@@ -29,6 +35,7 @@ struct DirectionStats {
   PyNumber count;
   PyNumber total_time_us;
   Json avg_bytes = Json(0);
+  double total_bytes = 0.0;  // 0 when the summary does not say
 };
 
 struct MemcpyIssue {
@@ -38,6 +45,10 @@ struct MemcpyIssue {
   double percent = 0.0;
   bool by_time_share = false;
   bool by_count = false;
+  bool by_link = false;  // default mode: slow against the host link
+  double bytes = 0.0;
+  std::optional<double> achieved_gbps;  // default mode, H2D/D2H with bytes and a known link
+  std::optional<double> link_gbps;
   std::string description;
 };
 
@@ -56,7 +67,9 @@ struct MemcpyAssessment {
 // All four directions of memcpy_summary.by_direction, in the fixed order.
 std::vector<DirectionStats> read_directions(const Json& memcpy_summary);
 
-MemcpyAssessment assess_memcpy(const Json& memcpy_summary, PyNumber total_time_ms, bool corrected);
+// `host_link_gbps`: the host link's peak per direction (default mode; nullopt: not judged).
+MemcpyAssessment assess_memcpy(const Json& memcpy_summary, PyNumber total_time_ms, bool corrected,
+                               std::optional<double> host_link_gbps = std::nullopt);
 
 struct BlockingAssessment {
   bool evaluated = false;  // false: no communication time

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
+
+#include "loupe/python_format.hpp"
 
 namespace loupe::multi_kernel {
 
@@ -185,8 +188,15 @@ std::string root_cause(const AnalysisResult& result, const DirectionStats& stats
            ") exceeds 10 per trace while time share "
            "stays at " +
            pct_text + "%.";
-  } else {
+  } else if (issue->by_time_share) {
     text = stats.direction + " transfer time (" + pct_text + "%) exceeds 5% of total GPU time.";
+  }
+  if (issue->by_link) {
+    if (!text.empty()) text += " ";
+    text += "The copies move " + fixed(issue->bytes / 1e6, 1) + " MB at " +
+            fixed(*issue->achieved_gbps, 2) + " GB/s, under " + fixed(kSlowLinkPercent, 0) +
+            "% of the " + fixed(*issue->link_gbps, 0) + " GB/s host link, while taking over " +
+            fixed(kCountRuleMinShare, 0) + "% of total GPU time (" + pct_text + "%).";
   }
   return text + cause_hint(stats.direction);
 }
@@ -302,9 +312,38 @@ std::string copy_phrase(const AnalysisResult& result, const MemcpyIssue& issue) 
                                                             {"H2D", "host-to-device"},
                                                             {"D2D", "device-to-device"},
                                                             {"other", "unclassified-direction"}};
-  return issue.count.str() + " " + kWords.at(issue.direction) + " " + copies(issue.count) + " " +
-         fixed(issue.time_ms, 3) + " ms (" + share(result, issue.percent, kMemcpyShareThreshold) +
-         "% of total GPU time)";
+  std::string text = issue.count.str() + " " + kWords.at(issue.direction) + " " +
+                     copies(issue.count) + " " + fixed(issue.time_ms, 3) + " ms (" +
+                     share(result, issue.percent, kMemcpyShareThreshold) + "% of total GPU time)";
+  if (issue.achieved_gbps && issue.link_gbps) {
+    text += ", moving " + fixed(issue.bytes / 1e6, 1) + " MB at " + fixed(*issue.achieved_gbps, 2) +
+            " GB/s, " + fixed(*issue.achieved_gbps / *issue.link_gbps * 100, 1) + "% of the " +
+            fixed(*issue.link_gbps, 0) + " GB/s host link";
+  }
+  return text;
+}
+
+// Default mode: copies flagged as slow on the host link save the time above what a pinned copy
+// reaches (kPinnedLinkShare of the link's peak; low: half of it, high: all of it).
+std::optional<fd::SavingMs> link_saving(const Card& card) {
+  if (card.issues.size() != 1 || !card.issues.front().by_link) return std::nullopt;
+  const MemcpyIssue& issue = card.issues.front();
+  const auto at = [&](double share_of_link) {
+    return std::max(0.0, issue.time_ms - issue.bytes / (*issue.link_gbps * share_of_link) / 1e6);
+  };
+  const fd::SavingMs s{at(kPinnedLinkShare / 2), at(kPinnedLinkShare), at(1.0)};
+  if (!(s.mid > 0)) return std::nullopt;
+  return s;
+}
+
+fd::ImpactScores link_impact(const AnalysisResult& result, const fd::SavingMs& s) {
+  const double total = result.denominator_ms.value();
+  const auto pct = [&](double ms) { return Json(py::round_half_even(ms / total * 100, 2)); };
+  return fd::ImpactScores{pct(s.low), pct(s.mid), pct(s.high),
+                          "impact_score: " + loupe::dump_python_json(pct(s.mid), -1) +
+                              "; estimated saving " + fixed(py::round_half_even(s.mid, 3), 3) +
+                              " ms: the copies at " + fixed(kPinnedLinkShare * 100, 0) +
+                              "% of the host link's peak instead of their measured rate"};
 }
 
 // The copy-call sentence for a HostWaitIdle source: what in the framework issues it.
@@ -607,6 +646,12 @@ fd::Document build_findings(const AnalysisResult& result, const std::vector<Card
                    " in the step loop. " + rec.action;
     }
     if (card.with_idle) rec.impact = idle_impact(result);
+    if (const auto saving = link_saving(card);
+        saving && !card.with_idle && result.denominator_ms.value() > 0) {
+      rec.impact = link_impact(result, *saving);
+      rec.saving_ms = *saving;
+      rec.evidence = fd::Evidence::Modeled;
+    }
     doc.recommendations.push_back(std::move(rec));
 
     fd::Detail detail;

@@ -2,6 +2,7 @@
 
 #include "assessments.hpp"
 #include "input_values.hpp"
+#include "loupe/python_format.hpp"
 
 namespace loupe::multi_kernel {
 
@@ -32,7 +33,14 @@ Json issue_json(const MemcpyIssue& issue, const DirectionStats& stats, bool corr
     Json by = Json::array();
     if (issue.by_time_share) by.push_back("time_share");
     if (issue.by_count) by.push_back("count");
+    if (issue.by_link) by.push_back("host_link");
     j["flagged_by"] = std::move(by);
+    if (issue.achieved_gbps && issue.link_gbps) {
+      j["achieved_gbps"] = py::round_half_even(*issue.achieved_gbps, 2);
+      j["host_link_gbps"] = *issue.link_gbps;
+      j["host_link_percent"] =
+          py::round_half_even(*issue.achieved_gbps / *issue.link_gbps * 100, 2);
+    }
   }
   j["description"] = issue.description;
   return j;
@@ -53,12 +61,16 @@ std::vector<DirectionStats> read_directions(const Json& memcpy_summary) {
     stats.count = number_member(info, "count", PyNumber::integer(0), info_where);
     stats.total_time_us = number_member(info, "total_time_us", PyNumber::integer(0), info_where);
     if (const Json* avg = info.find("avg_bytes")) stats.avg_bytes = *avg;
+    if (const Json* bytes = info.find("total_bytes"); bytes != nullptr && bytes->is_number()) {
+      stats.total_bytes = std::max(0.0, bytes->as_double());
+    }
     out.push_back(std::move(stats));
   }
   return out;
 }
 
-MemcpyAssessment assess_memcpy(const Json& memcpy_summary, PyNumber total_time_ms, bool corrected) {
+MemcpyAssessment assess_memcpy(const Json& memcpy_summary, PyNumber total_time_ms, bool corrected,
+                               std::optional<double> host_link_gbps) {
   MemcpyAssessment result;
   result.directions = read_directions(memcpy_summary);
   result.total_count =
@@ -88,7 +100,18 @@ MemcpyAssessment assess_memcpy(const Json& memcpy_summary, PyNumber total_time_m
     issue.by_time_share = dir_pct > kMemcpyShareThreshold;
     issue.by_count = stats.count.value() > static_cast<double>(kMemcpyCountThreshold);
     if (corrected) issue.by_count = issue.by_count && dir_pct > kCountRuleMinShare;
-    if (!issue.by_time_share && !issue.by_count) continue;
+    // Copies between host and device memory run at the host link's speed (never HBM's): bytes
+    // over time against the link's peak in that direction.
+    const bool host_side = stats.direction == "H2D" || stats.direction == "D2H";
+    if (corrected && host_side && host_link_gbps && *host_link_gbps > 0 && stats.total_bytes > 0 &&
+        dir_ms > 0) {
+      issue.bytes = stats.total_bytes;
+      issue.achieved_gbps = stats.total_bytes / (dir_ms * 1e6);  // bytes per ns = GB/s
+      issue.link_gbps = *host_link_gbps;
+      issue.by_link = dir_pct > kCountRuleMinShare &&
+                      *issue.achieved_gbps / *host_link_gbps * 100 < kSlowLinkPercent;
+    }
+    if (!issue.by_time_share && !issue.by_count && !issue.by_link) continue;
     issue.direction = stats.direction;
     issue.count = stats.count;
     issue.time_ms = dir_ms;
@@ -96,6 +119,10 @@ MemcpyAssessment assess_memcpy(const Json& memcpy_summary, PyNumber total_time_m
     issue.description = stats.direction + " memcpy: " + stats.count.str() + " " +
                         transfers_word(stats.count, corrected) + ", " + fixed(dir_ms, 3) + "ms (" +
                         (corrected ? share_text(dir_pct) : fixed(dir_pct, 2)) + "% of total)";
+    if (issue.achieved_gbps && issue.link_gbps) {
+      issue.description += ", " + fixed(*issue.achieved_gbps, 2) + " GB/s of the " +
+                           fixed(*issue.link_gbps, 0) + " GB/s host link";
+    }
     issues.push_back(issue_json(issue, stats, corrected));
     result.issues.push_back(std::move(issue));
   }
@@ -112,6 +139,9 @@ MemcpyAssessment assess_memcpy(const Json& memcpy_summary, PyNumber total_time_m
     rules["time_share_percent_above"] = kMemcpyShareThreshold;
     rules["count_above"] = kMemcpyCountThreshold;
     rules["count_rule_needs_time_share_percent_above"] = kCountRuleMinShare;
+    rules["host_link_percent_below"] = kSlowLinkPercent;
+    rules["host_link_rule_needs_time_share_percent_above"] = kCountRuleMinShare;
+    rules["host_link_gbps"] = host_link_gbps ? Json(*host_link_gbps) : Json();
     j["rules"] = std::move(rules);
   }
   j["issues"] = std::move(issues);

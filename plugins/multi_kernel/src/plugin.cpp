@@ -65,6 +65,10 @@ mk::AnalysisInputs read_inputs(const loupe::ModelView& model) {
     inputs.gpu_events = copy_table(events, {"kind", "device", "ts_ns", "dur_ns", "launcher_name",
                                             "op_name", "memcpy_direction"});
   }
+  if (const auto meta = model.document("metadata/multi_kernel_metadata.json");
+      meta.is_object() && meta["peak_host_link_gbps"].is_number()) {
+    inputs.host_link_gbps = meta["peak_host_link_gbps"].as_double();
+  }
   if (const auto cpu_idle = model.document(mk::kCpuIdleMetrics)) {
     inputs.cpu_idle_metrics = cpu_idle.to_json();
   }

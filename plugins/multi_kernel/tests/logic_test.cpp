@@ -363,3 +363,38 @@ TEST_CASE("multi_kernel bad data gives ERROR naming the file and the problem",
       compact(out.metrics) ==
       R"j({"status":"ERROR","error":"multi_kernel_data.json not found - run orchestrator_prepare.py first","memcpy_assessment":{"flagged":false},"nccl_blocking_assessment":{"flagged":false},"overlap_assessment":{"flagged":false},"patterns_detected":[]})j");
 }
+
+TEST_CASE("multi_kernel: host<->device copies are judged against the host link (default mode)",
+          "[multi_kernel][pure]") {
+  // 38.5 MB in 3.461 ms of a 160 ms run: 11.13 GB/s, 17 % of a 64 GB/s link, 2.16 % of the time.
+  const auto h2d = [](double bytes) {
+    return summary_with(
+        "H2D", obj({{"count", 1}, {"total_time_us", 3461.36}, {"total_bytes", bytes}}), 1, 3461.36);
+  };
+  const auto slow = mk::assess_memcpy(h2d(38535168.0), mk::PyNumber::real(160.0), kCorrected, 64.0);
+  REQUIRE(slow.issues.size() == 1);
+  const auto& issue = slow.issues[0];
+  CHECK(issue.by_link);
+  CHECK_FALSE(issue.by_time_share);
+  REQUIRE(issue.achieved_gbps);
+  CHECK(*issue.achieved_gbps == Approx(38535168.0 / 3.46136e6).epsilon(1e-6));
+  CHECK(issue.description.find("11.13 GB/s of the 64 GB/s host link") != std::string::npos);
+  const Json* flagged_by = slow.json.find("issues")->as_array()[0].find("flagged_by");
+  REQUIRE(flagged_by != nullptr);
+  CHECK(compact(*flagged_by) == R"j(["host_link"])j");
+
+  // The same bytes at 40 GB/s (62 % of the link) are not slow; nor is anything without a link,
+  // in compat mode, or when the copies are under 1 % of the run.
+  const auto fast = summary_with(
+      "H2D", obj({{"count", 1}, {"total_time_us", 963.4}, {"total_bytes", 38535168.0}}), 1, 963.4);
+  CHECK_FALSE(mk::assess_memcpy(fast, mk::PyNumber::real(60.0), kCorrected, 64.0).flagged);
+  CHECK_FALSE(mk::assess_memcpy(h2d(38535168.0), mk::PyNumber::real(160.0), kCorrected).flagged);
+  CHECK_FALSE(mk::assess_memcpy(h2d(38535168.0), mk::PyNumber::real(160.0), kCompat, 64.0).flagged);
+  CHECK_FALSE(
+      mk::assess_memcpy(h2d(38535168.0), mk::PyNumber::real(400.0), kCorrected, 64.0).flagged);
+  // Device-to-device copies never use the host link.
+  const Json d2d = summary_with(
+      "D2D", obj({{"count", 1}, {"total_time_us", 3461.36}, {"total_bytes", 38535168.0}}), 1,
+      3461.36);
+  CHECK_FALSE(mk::assess_memcpy(d2d, mk::PyNumber::real(160.0), kCorrected, 64.0).flagged);
+}

@@ -289,6 +289,13 @@ class Pipeline {
   void add_multi_kernel(Json& categories) {
     Json meta = analysis_dir::metadata_base(ctx_, "Multi-Kernel Issues", "multi_kernel");
     meta["tier"] = "system";
+    // Default mode: host<->device copies are judged against the host link (docs/deviations.md, M9).
+    if (!options_.compat_tracelens) {
+      if (const Json* link = ctx_.arch_spec.find("host_link_gbps");
+          link != nullptr && link->is_number()) {
+        meta["peak_host_link_gbps"] = *link;
+      }
+    }
     add_json("metadata/multi_kernel_metadata.json", meta);
     categories.push_back(analysis_dir::multi_kernel_entry(ctx_));
   }

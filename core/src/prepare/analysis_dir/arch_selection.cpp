@@ -37,6 +37,10 @@ void check_spec(const Json& spec, const std::string& origin) {
                                " must be a positive number");
     }
   }
+  const Json* link = spec.find("host_link_gbps");
+  if (link != nullptr && (!link->is_number() || !(link->as_double() > 0))) {
+    throw std::runtime_error(origin + ": host_link_gbps must be a positive number");
+  }
   const Json* memory = spec.find("memory_gb");
   if (memory != nullptr && !memory->is_number()) {
     throw std::runtime_error(origin + ": memory_gb must be a number");
