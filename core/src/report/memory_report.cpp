@@ -67,7 +67,7 @@ Json finding(const std::string& rule, const std::string& device, std::string tit
 
 Json memory_report_block(const Json& doc, double platform_memory_gib) {
   const Json& devices_in = member(doc, "devices");
-  if (!doc.is_object() || !devices_in.is_array()) return Json();
+  if (!doc.is_object() || !devices_in.is_array()) return {};
   Json block = Json::object();
   const std::int64_t events = count(doc, "events");
   block["allocator_events"] = events;
@@ -228,12 +228,12 @@ std::string svg_plot(const Json& device) {
   out +=
       "<line x1=\"60\" y1=\"176\" x2=\"630\" y2=\"176\" stroke=\"#888\"/>"
       "<line x1=\"60\" y1=\"10\" x2=\"60\" y2=\"176\" stroke=\"#888\"/>\n";
-  out += "<text x=\"4\" y=\"18\" font-size=\"11\">" + fixed(y_max / kGiB, 2) +
-         " GiB</text><text x=\"4\" y=\"176\" font-size=\"11\">0</text>"
-         "<text x=\"560\" y=\"196\" font-size=\"11\">" +
+  out += R"(<text x="4" y="18" font-size="11">)" + fixed(y_max / kGiB, 2) +
+         R"( GiB</text><text x="4" y="176" font-size="11">0</text>)"
+         R"(<text x="560" y="196" font-size="11">)" +
          fixed(t_max, 1) + " ms</text>\n";
-  out += "<polyline fill=\"none\" stroke=\"#999\" stroke-width=\"1.5\" points=\"" + reserved +
-         "\"/>\n<polyline fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"1.5\" points=\"" +
+  out += R"(<polyline fill="none" stroke="#999" stroke-width="1.5" points=")" + reserved +
+         "\"/>\n" + R"(<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points=")" +
          allocated + "\"/>\n";
   out +=
       "<text x=\"70\" y=\"22\" font-size=\"11\" fill=\"#1f77b4\">allocated</text>"

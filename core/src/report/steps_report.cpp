@@ -92,6 +92,7 @@ Json aggregate_json(const trace::StepTable& t) {
   }
   if (steady.empty()) return nullptr;
   std::vector<std::int64_t> times;
+  times.reserve(steady.size());
   for (const auto* s : steady) times.push_back(s->step_ns());
   std::sort(times.begin(), times.end());
   const std::size_t n = times.size();

@@ -199,6 +199,7 @@ std::optional<StepVariation> find_variation(const StepTable& t) {
   v.steady_steps = times.size();
   v.median_ns = median_of(times);
   std::vector<std::int64_t> deviations;
+  deviations.reserve(times.size());
   for (const std::int64_t x : times) deviations.push_back(std::abs(x - v.median_ns));
   v.spread_ns =
       static_cast<std::int64_t>(std::llround(1.4826 * static_cast<double>(median_of(deviations))));

@@ -17,8 +17,8 @@ std::int64_t int_at(const Json& j, const char* key) {
 }
 
 Json percent(double part_ms, std::int64_t span_ns) {
-  if (span_ns <= 0) return Json(0.0);
-  return Json(py::round_half_even(part_ms / ms(span_ns) * 100.0, 2));
+  if (span_ns <= 0) return {0.0};
+  return {py::round_half_even(part_ms / ms(span_ns) * 100.0, 2)};
 }
 
 }  // namespace
