@@ -129,16 +129,18 @@ std::string fixed3(double value) {
 void print_combined_gain(const Json& run_findings) {
   const Json* ledger = run_findings.find("ledger");
   const Json* combined = ledger == nullptr ? nullptr : ledger->find("combined_step_gain_ms");
-  const Json* ranked = ledger == nullptr ? nullptr : ledger->find("ranked_saving_ms");
-  const Json* sum = ranked == nullptr ? nullptr : ranked->find("mid");
+  const Json* sum = ledger == nullptr ? nullptr : ledger->find("combined_saving_sum_ms");
   if (combined == nullptr || !combined->is_number() || sum == nullptr || !sum->is_number()) return;
-  std::cout << "  All checked findings applied together: the run would be "
-            << fixed3(combined->as_double()) << " ms shorter (what-if)";
+  const Json* checked = ledger->find("step_checked");
+  const long long n = checked != nullptr && checked->is_int() ? checked->as_int() : 0;
+  std::cout << "  The " << n << (n == 1 ? " finding" : " findings")
+            << " replayed by the what-if, applied together, would shorten the run by "
+            << fixed3(combined->as_double()) << " ms";
   if (sum->as_double() > combined->as_double() + 0.0005) {
-    std::cout << "; the savings above overlap in run time (they sum to " << fixed3(sum->as_double())
-              << " ms)";
+    std::cout << ", not the " << fixed3(sum->as_double())
+              << " ms their savings sum to: they overlap in run time";
   }
-  std::cout << "\n";
+  std::cout << " (docs/what-if.md)\n";
 }
 
 void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir) {
@@ -229,9 +231,13 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
           file = files->as_array()[1].as_string();
         }
       }
+      std::string title = f.find("title")->as_string();
+      if (const Json* parts = f.find("parts"); parts != nullptr && parts->size() > 0) {
+        title += " (+" + std::to_string(parts->size()) + " merged)";
+      }
       std::cout << "  P" << f.find("priority")->as_int() << "  " << saving << "\t"
                 << core::escape_for_terminal(f.find("category")->as_string()) << "\t"
-                << core::escape_for_terminal(f.find("title")->as_string());
+                << core::escape_for_terminal(title);
       if (!file.empty()) std::cout << "\t" << core::escape_for_terminal(file);
       std::cout << "\n";
     }

@@ -57,16 +57,48 @@ TEST_CASE("every analyze run writes analysis.md and model_info.json and says whe
     run.Parse(loupe::test::read_text(out / "findings.json").c_str());
     REQUIRE(run.IsObject());
     REQUIRE(run["findings"].Size() >= 5);
+    const std::string html = loupe::test::read_text(out / "report.html");
+    std::size_t merged = 0;
     for (const auto& f : run["findings"].GetArray()) {
       const std::string item =
           "P" + std::to_string(f["priority"].GetInt()) + ": " + f["title"].GetString();
       INFO(item);
       CHECK_THAT(report, Catch::Contains("### ") && Catch::Contains(item));
+      // An owner names the findings merged into it, in analysis.md and report.html.
+      for (const auto& part : f["parts"].GetArray()) {
+        const std::string named =
+            std::string(part["title"].GetString()) + " (" + part["category"].GetString() + ")";
+        const auto heading = report.find(item);
+        REQUIRE(heading != std::string::npos);
+        const auto note = report.find("*Also covers", heading);
+        REQUIRE(note != std::string::npos);
+        CHECK(report.substr(note, report.find('\n', note) - note).find(named) != std::string::npos);
+        CHECK_THAT(html, Catch::Contains("<b>Also covers</b>"));
+        ++merged;
+      }
       if (f["priority"].GetInt() == 1) {
         CHECK_THAT(first.out, Catch::Contains(std::string("  P1  ")) &&
                                   Catch::Contains(std::string("\t") + f["title"].GetString()));
       }
     }
+    CHECK(merged >= 1);  // the demo's SwiGLU fusion card is a part of its GEMM owner
+    // priority_data.json carries the same numbering, by finding id.
+    rapidjson::Document priority;
+    priority.Parse(loupe::test::read_text(out / "priority_data.json").c_str());
+    REQUIRE(priority.IsObject());
+    std::size_t numbered = 0;
+    for (const auto& p : priority["findings"].GetArray()) {
+      REQUIRE(p.HasMember("run_priority"));
+      if (!p["run_priority"].IsInt()) continue;
+      const std::string id = p["finding_id"].GetString();
+      bool same = false;
+      for (const auto& f : run["findings"].GetArray()) {
+        if (id == f["id"].GetString()) same = f["priority"].GetInt() == p["run_priority"].GetInt();
+      }
+      CHECK(same);
+      ++numbered;
+    }
+    CHECK(numbered >= 3);
   }
   CHECK_THAT(report, Catch::StartsWith("# Qwen2 family (Qwen1.5 / Qwen2) - MI300X Standalone "
                                        "Analysis\n"));

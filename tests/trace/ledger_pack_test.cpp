@@ -68,6 +68,7 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
     double high = 0;
     double cumulative = 0;  // the running what-if total down the ranking
     double best_alone = 0;
+    double checked_sum = 0;  // their savings one by one
     std::size_t cumulated = 0;
     for (const auto& f : doc["findings"].GetArray()) {
       INFO(f["id"].GetString() << " " << f["title"].GetString());
@@ -99,6 +100,7 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
         CHECK(c >= cumulative - 0.0015);
         CHECK(c >= best_alone - 0.0015);
         cumulative = c;
+        checked_sum += f["saving_ms"]["mid"].GetDouble();
         ++cumulated;
       }
       if (f["saving_ms"]["mid"].IsNumber()) {
@@ -119,6 +121,8 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
     }
     if (cumulated > 0) {  // the last running total is the combined answer of the ledger
       CHECK(ledger["combined_step_gain_ms"].GetDouble() == Approx(cumulative).margin(0.0015));
+      CHECK(ledger["combined_saving_sum_ms"].GetDouble() ==
+            Approx(checked_sum).margin(0.001 * static_cast<double>(cumulated)));
       if (run_ms > 0) CHECK(cumulative <= run_ms);
       ++combined;
     } else if (doc["findings"].Size() > 0) {

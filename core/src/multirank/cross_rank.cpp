@@ -27,10 +27,26 @@ constexpr double kStragglerWaitShare = 0.1;
 // kMaterialShare of the median rank's GPU time (when that is known).
 constexpr double kNoiseSigmas = 3.0;
 constexpr double kMaterialShare = 0.005;
-// A collective group is slow when its median bus bandwidth is below this share of the best its
-// link class reaches in the run; messages below kMinMessageMb are latency-bound and skipped.
+// A collective group is slow when its median bus bandwidth is below this share of the best group
+// median of its link class in the run (groups of kMinBestInstances or more), its instances' upper
+// quartile stays below that group's lower quartile (the two do not overlap), and its saving is
+// material (kMaterialShare of the median rank's GPU time, when known); otherwise it is within
+// noise. Messages below kMinMessageMb are latency-bound and skipped.
 constexpr double kSlowShare = 0.25;
 constexpr double kMinMessageMb = 1.0;
+// A group sets its link class's best only with this many instances (one instance may be a timing
+// artifact), unless no group of the class has that many.
+constexpr std::size_t kMinBestInstances = 3;
+
+// The q-quantile (0..1) of values, by linear interpolation.
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const double pos = q * static_cast<double>(values.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
+}
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
@@ -76,14 +92,18 @@ double offset_of(int node, const std::vector<NodeOffset>& offsets) {
   return 0.0;
 }
 
-std::vector<SlowCollective> slow_collectives(const std::vector<Collective>& collectives,
-                                             std::optional<int> gpus_per_node) {
+struct SlowSplit {
+  std::vector<SlowCollective> slow;
+  std::vector<SlowCollective> within_noise;
+};
+
+SlowSplit slow_collectives(const std::vector<Collective>& collectives,
+                           std::optional<int> gpus_per_node, double median_gpu_ms) {
   struct Instance {
     std::string name, link;
     double mb = 0.0, latency = 0.0, bus = 0.0, factor = 0.0;
   };
   std::vector<Instance> instances;
-  std::map<std::string, double> best;  // link -> best bus bandwidth
   for (const Collective& c : collectives) {
     const pc::CollectiveRow& first = *c.members.front()->row;
     const auto type = collective_type(first.fields[pc::kCollectiveName]);
@@ -102,32 +122,59 @@ std::vector<SlowCollective> slow_collectives(const std::vector<Collective>& coll
     in.latency = latency;
     in.factor = factor;
     in.bus = (*mb / 1024.0) / (latency / 1e6) * factor;
-    if (in.mb >= kMinMessageMb) best[in.link] = std::max(best[in.link], in.bus);
     instances.push_back(in);
   }
-  std::map<std::tuple<std::string, std::string, double>, std::vector<const Instance*>> groups;
+  using Key = std::tuple<std::string, std::string, double>;
+  std::map<Key, std::vector<const Instance*>> groups;
   for (const Instance& in : instances) {
     if (in.mb >= kMinMessageMb) groups[{in.name, in.link, in.mb}].push_back(&in);
   }
-  std::vector<SlowCollective> slow;
+  // The best of a link class is its best group median (one fast instance does not set it), with
+  // that group's lower quartile.
+  struct Best {
+    double median = 0.0;
+    double lower_quartile = 0.0;
+  };
+  std::map<std::string, Best> best;
+  std::map<std::string, Best> best_of_any;  // when no group of the link class is large enough
+  std::map<Key, std::vector<double>> bus_of;
   for (const auto& [key, members] : groups) {
-    std::vector<double> bus;
+    auto& bus = bus_of[key];
+    for (const Instance* in : members) bus.push_back(in->bus);
+    const double med = median(bus);
+    const Best candidate{med, quantile(bus, 0.25)};
+    if (Best& b = best_of_any[std::get<1>(key)]; med > b.median) b = candidate;
+    if (members.size() < kMinBestInstances) continue;
+    if (Best& b = best[std::get<1>(key)]; med > b.median) b = candidate;
+  }
+  for (const auto& [link, b] : best_of_any) best.try_emplace(link, b);
+  SlowSplit split;
+  for (const auto& [key, members] : groups) {
+    const std::vector<double>& bus = bus_of[key];
+    const Best& b = best[std::get<1>(key)];
     double time = 0.0;
     double ideal = 0.0;
-    const double best_bus = best[std::get<1>(key)];
     for (const Instance* in : members) {
-      bus.push_back(in->bus);
       time += in->latency;
-      ideal += (in->mb / 1024.0) * in->factor / best_bus * 1e6;
+      ideal += (in->mb / 1024.0) * in->factor / b.median * 1e6;
     }
     const double med = median(bus);
-    if (med >= kSlowShare * best_bus) continue;
-    slow.push_back({std::get<0>(key), std::get<1>(key), std::get<2>(key), members.size(), med,
-                    best_bus, time, time - ideal});
+    if (med >= kSlowShare * b.median) continue;
+    SlowCollective s{
+        std::get<0>(key), std::get<1>(key), std::get<2>(key), members.size(), med, b.median, time,
+        time - ideal};
+    s.upper_quartile_gbps = quantile(bus, 0.75);
+    s.best_lower_quartile_gbps = b.lower_quartile;
+    const bool separated = s.upper_quartile_gbps < s.best_lower_quartile_gbps;
+    const bool material =
+        median_gpu_ms <= 0 || s.saving_us / 1000.0 >= kMaterialShare * median_gpu_ms;
+    (separated && material ? split.slow : split.within_noise).push_back(s);
   }
-  std::sort(slow.begin(), slow.end(),
-            [](const auto& a, const auto& b) { return a.saving_us > b.saving_us; });
-  return slow;
+  for (auto* list : {&split.slow, &split.within_noise}) {
+    std::sort(list->begin(), list->end(),
+              [](const auto& a, const auto& b) { return a.saving_us > b.saving_us; });
+  }
+  return split;
 }
 
 }  // namespace
@@ -312,7 +359,9 @@ CrossRankAnalysis analyze_cross_rank(const std::vector<RankCollectives>& ranks, 
   }
   std::sort(a.stragglers.begin(), a.stragglers.end(),
             [](const auto& x, const auto& y) { return x.others_wait_us > y.others_wait_us; });
-  a.slow = slow_collectives(collectives, gpus_per_node);
+  auto split = slow_collectives(collectives, gpus_per_node, median_gpu_ms);
+  a.slow = std::move(split.slow);
+  a.slow_within_noise = std::move(split.within_noise);
   return a;
 }
 

@@ -189,7 +189,8 @@ void add_slow(const CrossRankAnalysis& a, const SlowCollective& s, fd::Document&
                     fixed(s.time_us / 1000.0, 3)});
   add_card(doc, r,
            "Collective groups (name, message size, link class) whose median bus bandwidth is "
-           "below a quarter of the best of their link class",
+           "below a quarter of the best group median of their link class, with the two groups' "
+           "interquartile ranges apart and at least 0.5% of the median rank's GPU time at stake",
            std::move(t),
            "The same links move other collectives at the best bandwidth shown, so the links are "
            "not what limits this one.");
@@ -222,6 +223,18 @@ fd::Section within_noise(const CrossRankAnalysis& a) {
                     "straggler (a straggler is late by more than 3 spreads and costs the others at "
                     "least 0.5%).");
   }
+  for (const SlowCollective& s : a.slow_within_noise) {
+    const std::string link = s.link == "inter_node" ? "across nodes" : "within a node";
+    items.push_back(
+        std::to_string(s.count) + " " + s.collective + " collectives of " + fixed(s.message_mb, 1) +
+        " MB " + link + " reach a median " + fixed(s.median_bus_gbps, 1) +
+        " GB/s bus bandwidth (upper quartile " + fixed(s.upper_quartile_gbps, 1) +
+        " GB/s) against " + fixed(s.best_bus_gbps, 1) +
+        " GB/s for the best group of their link class (lower quartile " +
+        fixed(s.best_lower_quartile_gbps, 1) + " GB/s), " + ms(s.saving_us) +
+        " above it: not ranked, since the two spreads overlap or the time is under 0.5% of the "
+        "median rank's GPU time.");
+  }
   return {"Within noise", {fd::bullets(items)}};
 }
 
@@ -245,7 +258,9 @@ findings::Document cross_rank_findings(const CrossRankAnalysis& a) {
   }
   doc.sections.push_back(overview(a));
   doc.sections.push_back(per_rank_table(a));
-  if (!a.within_noise.empty()) doc.sections.push_back(within_noise(a));
+  if (!a.within_noise.empty() || !a.slow_within_noise.empty()) {
+    doc.sections.push_back(within_noise(a));
+  }
   for (const Straggler& s : a.stragglers) add_straggler(a, s, doc);
   for (const SlowCollective& s : a.slow) add_slow(a, s, doc);
   for (std::size_t i = 0; i < doc.details.size(); ++i) {

@@ -182,6 +182,7 @@ class ReportWriter {
   // rank (no model behind them) are numbered after every ranked one.
   std::map<std::pair<std::string, int>, long long> priority_of_;
   std::map<std::pair<std::string, int>, long long> part_of_;
+  std::map<long long, std::vector<std::string>> parts_of_;  // owner's priority -> part titles
   std::map<const StyledCard*, std::pair<long long, std::string>> labels_;
   long long next_unranked_ = 0;
 
@@ -214,6 +215,8 @@ class ReportWriter {
         for (const auto& part : parts->as_array()) {
           if (const auto r = number_at(part, "category_rank")) {
             part_of_[{text_at(part, "category"), static_cast<int>(*r)}] = priority;
+            parts_of_[priority].push_back(text_at(part, "title") + " (" +
+                                          text_at(part, "category") + ")");
           }
         }
       }
@@ -239,6 +242,19 @@ class ReportWriter {
     }
     labels_[&sc] = out;
     return out;
+  }
+
+  // Under an owner's heading: the findings the time ledger merged into it, once per owner.
+  void parts_note(long long priority, const std::string& suffix) {
+    if (!suffix.empty()) return;  // a part or an unranked item, not an owner
+    const auto it = parts_of_.find(priority);
+    if (it == parts_of_.end() || it->second.empty()) return;
+    out_ << "*Also covers, merged into this item because it owns their kernels (each kernel's "
+            "time counts once): ";
+    for (std::size_t i = 0; i < it->second.size(); ++i) {
+      out_ << (i == 0 ? "" : "; ") << it->second[i];
+    }
+    out_ << ".*\n\n";
   }
 
   std::string platform() const {
@@ -361,8 +377,7 @@ class ReportWriter {
                 "finding only, and the ranked savings together fit in the run's time.";
         const Json* ledger = in_.run_findings.find("ledger");
         const auto together = number_at(ledger, "combined_step_gain_ms");
-        const auto sum =
-            number_at(ledger == nullptr ? nullptr : ledger->find("ranked_saving_ms"), "mid");
+        const auto sum = number_at(ledger, "combined_saving_sum_ms");
         if (together && sum && *sum > *together + 0.0005) {
           para << " Applied together, the step-checked findings would shorten the run by "
                << fixed(*together, 3) << " ms (what-if), less than their savings' sum ("
@@ -512,6 +527,7 @@ class ReportWriter {
       const auto [shown, suffix] = label(sc, n);
       out_ << "### " << icon_for_priority(n) << " P" << shown << ": " << sc.card.title << suffix
            << "\n\n";
+      parts_note(shown, suffix);
       for (const auto& line : without_impact(sc.card.body)) {
         if (line.rfind("**Impact**", 0) == 0) continue;
         out_ << line << "\n";
@@ -611,6 +627,7 @@ class ReportWriter {
       if (fusion) icon = confidence_icon(card_field(sc.card, "Confidence"));
       const auto [shown, suffix] = label(sc, n);
       out_ << "### " << icon << " P" << shown << ": " << sc.card.title << suffix << "\n\n";
+      parts_note(shown, suffix);
       std::string pending;  // a line to write after the impact block
       for (const auto& line : sc.card.body) {
         std::string text = line;

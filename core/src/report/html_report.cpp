@@ -141,6 +141,16 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
   // P-item cards: every finding of the run, ranked by its mid saving (findings.json).
   o << "<section id=\"findings\"><h2>What to fix first</h2>\n";
   if (count == 0) o << "<p id=\"no-findings\">No optimization opportunities identified.</p>\n";
+  if (const Json* ledger = run_findings.find("ledger"); ledger != nullptr) {
+    const auto together = number_at(ledger, "combined_step_gain_ms");
+    const auto sum = number_at(ledger, "combined_saving_sum_ms");
+    if (together && sum && *sum > *together + 0.0005) {
+      o << "<p id=\"combined\" class=\"meta\">Each saving is what its item would gain alone. "
+           "Applied together, the step-checked items would shorten the run by "
+        << fixed(*together, 3) << " ms (what-if), less than their sum of " << fixed(*sum, 3)
+        << " ms.</p>\n";
+    }
+  }
   if (findings != nullptr && findings->is_array()) {
     for (const auto& f : findings->as_array()) {
       const auto p = number_at(&f, "priority");
@@ -158,6 +168,17 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
         << h(text_at(f, "tier")) << "</span></p>\n";
       o << "<p><b>Insight:</b> " << inline_text(text_at(f, "insight")) << "</p>\n";
       o << "<p><b>Action:</b> " << inline_text(text_at(f, "action")) << "</p>\n";
+      if (const Json* parts = f.find("parts"); parts != nullptr && parts->size() > 0) {
+        o << "<p class=\"parts\"><b>Also covers</b> (merged by the time ledger: this item owns "
+             "their kernels, whose time counts once):";
+        std::string sep = " ";
+        for (const auto& part : parts->as_array()) {
+          o << sep << inline_text(text_at(part, "title")) << " (" << h(text_at(part, "category"))
+            << ")";
+          sep = "; ";
+        }
+        o << "</p>\n";
+      }
       if (const Json* ev = f.find("sources"); ev != nullptr) {
         if (const Json* files = ev->find("files"); files != nullptr && files->is_array()) {
           o << "<p class=\"meta\">Evidence (" << h(text_at(f, "evidence")) << "):";

@@ -1,5 +1,8 @@
 #include "loupe/core/report/priority_data.hpp"
 
+#include <map>
+#include <optional>
+
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -289,6 +292,48 @@ Json build_priority_data(const Json& manifest, std::vector<MetricsFile> metrics_
 
 std::string priority_data_text(const Json& priority_data) {
   return dump_python_json(priority_data, 2, true);
+}
+
+void number_priority_data(Json& priority_data, const Json& run_findings) {
+  struct Number {
+    Json priority;
+    Json id;
+    Json part_of;
+  };
+  std::map<std::pair<std::string, long long>, Number> numbers;
+  const auto key_of = [](const Json& f) -> std::optional<std::pair<std::string, long long>> {
+    const Json* category = f.find("category");
+    const Json* rank = f.find("category_rank");
+    if (category == nullptr || !category->is_string() || rank == nullptr || !rank->is_int()) {
+      return std::nullopt;
+    }
+    return std::make_pair(category->as_string(), rank->as_int());
+  };
+  const Json* list = run_findings.find("findings");
+  if (list == nullptr || !list->is_array()) return;
+  for (const auto& f : list->as_array()) {
+    const Json* priority = f.find("priority");
+    const Json* id = f.find("id");
+    if (priority == nullptr || id == nullptr) continue;
+    if (const auto key = key_of(f)) numbers[*key] = {*priority, *id, Json()};
+    if (const Json* parts = f.find("parts"); parts != nullptr && parts->is_array()) {
+      for (const auto& part : parts->as_array()) {
+        const Json* part_id = part.find("id");
+        if (const auto key = key_of(part)) {
+          numbers[*key] = {*priority, part_id != nullptr ? *part_id : Json(), *id};
+        }
+      }
+    }
+  }
+  if (priority_data.find("findings") == nullptr || !priority_data["findings"].is_array()) return;
+  for (auto& entry : priority_data["findings"].as_array()) {
+    const auto key = key_of(entry);
+    const auto it = key ? numbers.find(*key) : numbers.end();
+    const Number n = it != numbers.end() ? it->second : Number{};
+    entry["run_priority"] = n.priority;
+    entry["finding_id"] = n.id;
+    entry["part_of"] = n.part_of;
+  }
 }
 
 }  // namespace loupe::core

@@ -367,6 +367,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   // What the step would gain: shortening a kernel the GPU is not waiting on shortens nothing.
   std::map<std::size_t, StepCheck> checks;
   std::optional<double> combined_gain_ms;
+  double checked_saving_ms = 0.0;  // the mid savings of the findings replayed together
   if (run_graph != nullptr && default_mode) {
     for (const auto i : settled.ranking) {
       if (checks.size() == kStepChecks) break;
@@ -398,6 +399,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
       const whatif::StepGain together = whatif::predict_gain(*run_graph, applied);
       c->second.cumulative_ms = std::max<double>(0.0, static_cast<double>(together.total_ns) / 1e6);
       combined_gain_ms = c->second.cumulative_ms;
+      checked_saving_ms += settled.findings[i].saving.mid;
     }
     settled.ranked_total = {};
     for (const auto i : settled.ranking) {
@@ -508,6 +510,8 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   ledger_json["step_checked"] = static_cast<long long>(checks.size());
   ledger_json["combined_step_gain_ms"] =
       combined_gain_ms ? Json(py::round_half_even(*combined_gain_ms, 3)) : Json();
+  ledger_json["combined_saving_sum_ms"] =
+      combined_gain_ms ? Json(py::round_half_even(checked_saving_ms, 3)) : Json();
   doc["ledger"] = std::move(ledger_json);
   if (default_mode) {
     Json cov = Json::object();

@@ -45,8 +45,9 @@ namespace {
 
 // priority_data.json from this run's metrics files (docs/report.md); skipped without a manifest
 // (an --only run of a bare directory has nothing to rank against).
+// Default mode passes findings.json's document for the run's one numbering; compat passes null.
 void write_priority_data(const Model& model, AnalyzeReport& report,
-                         const std::filesystem::path& output_dir) {
+                         const std::filesystem::path& output_dir, const Json* run_findings) {
   const auto* manifest = model.document(kCategoryManifest);
   if (manifest == nullptr) return;
   std::vector<MetricsFile> files;
@@ -60,6 +61,7 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
     }
   }
   report.priority_data = build_priority_data(to_owned_json(*manifest), std::move(files));
+  if (run_findings != nullptr) number_priority_data(report.priority_data, *run_findings);
   const Json& priority = report.priority_data;
   try {
     write_file_atomically(output_dir / kPriorityDataFile, priority_data_text(priority));
@@ -90,6 +92,7 @@ void set_aside_capture_findings(Json& run_findings) {
     zero["high"] = 0.0;
     run_findings["ledger"]["ranked_saving_ms"] = std::move(zero);
     run_findings["ledger"]["combined_step_gain_ms"] = 0.0;
+    run_findings["ledger"]["combined_saving_sum_ms"] = 0.0;
   }
 }
 
@@ -344,8 +347,9 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
     }
     report.plugins.push_back(std::move(outcome));
   }
-  write_priority_data(model, report, options.output_dir);
   write_run_findings(model, report, options.output_dir, options.compat, options.run_graph.get());
+  write_priority_data(model, report, options.output_dir,
+                      options.compat != Compat::TraceLens ? &report.run_findings : nullptr);
   write_run_report(model, report, options.output_dir, options.compat);
   // A plugin may have made part of -o unwritable (where the sandbox only detects changes): the
   // host still writes what it can and says what it could not.

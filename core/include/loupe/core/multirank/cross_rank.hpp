@@ -63,9 +63,11 @@ struct SlowCollective {
   double message_mb = 0.0;
   std::size_t count = 0;
   double median_bus_gbps = 0.0;
-  double best_bus_gbps = 0.0;  // best bus bandwidth of the link class in this run
+  double best_bus_gbps = 0.0;  // best group median bus bandwidth of the link class in this run
   double time_us = 0.0;        // summed communication latency
   double saving_us = 0.0;      // time minus the time at best_bus_gbps
+  double upper_quartile_gbps = 0.0;       // of this group's instances
+  double best_lower_quartile_gbps = 0.0;  // of the best group's instances
 };
 
 struct CrossRankAnalysis {
@@ -77,6 +79,8 @@ struct CrossRankAnalysis {
   std::vector<Straggler> stragglers;    // significant ones, ranked as findings
   std::vector<Straggler> within_noise;  // last most often, but within the ranks' own spread
   std::vector<SlowCollective> slow;
+  // Below the share, but overlapping the best group's spread or immaterial: named, not ranked.
+  std::vector<SlowCollective> slow_within_noise;
   std::vector<RankTimeline> timelines;  // by rank; may be empty
 };
 

@@ -27,6 +27,11 @@ inline constexpr const char* kPriorityDataFile = "priority_data.json";
 Json build_priority_data(const Json& manifest, std::vector<MetricsFile> metrics_files,
                          int max_recommendations = kMaxPlotRecommendations);
 
+// Default mode: each findings[] entry gets the run's one numbering from findings.json
+// (`run_priority`, `finding_id`; a finding merged into another by the time ledger gets its
+// owner's number and `part_of`, the owner's id; an entry findings.json does not rank gets nulls).
+void number_priority_data(Json& priority_data, const Json& run_findings);
+
 // The file text: json.dump(indent=2) with ASCII escapes, no trailing newline.
 std::string priority_data_text(const Json& priority_data);
 
