@@ -22,6 +22,7 @@
 #include "loupe/core/text_escape.hpp"
 #include "memory_estimate.hpp"
 #include "multirank_driver.hpp"
+#include "plugin_preferences.hpp"
 #include "trace_to_directory.hpp"
 
 namespace loupe::cli {
@@ -354,8 +355,8 @@ int run_analyze(const std::vector<std::string>& args) {
       "list them")(
       "plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
       "also search this directory for plugins (repeatable): after the bundled plugins, before "
-      "$LOUPE_PLUGIN_PATH; the first plugin found for a name or category keeps it, "
-      "so a plugin here cannot replace a bundled one")(
+      "the configuration file's plugin_dirs and $LOUPE_PLUGIN_PATH; the first plugin found for a "
+      "name or category keeps it unless --prefer says otherwise")(
       "compat", po::value<std::string>(),
       "tracelens: reproduce TraceLens's numbers and quirks exactly")(
       "workload", po::value<std::string>(),
@@ -389,6 +390,7 @@ int run_analyze(const std::vector<std::string>& args) {
       "tier=system; numeric terms take > >= < <=, category/tier = or !=; savings terms read "
       "measured and modeled savings only")(
       "fail-on-heuristic", "with --fail-on: savings terms also read heuristic savings");
+  add_preference_options(visible);
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("dir", po::value<std::string>(), "analysis directory");
@@ -556,16 +558,32 @@ int run_analyze(const std::vector<std::string>& args) {
     return kExitUsage;
   }
 
+  PluginConfig config;
+  if (const std::string why = load_plugin_config(vm, config); !why.empty()) {
+    std::cerr << "loupe analyze: " << why << "\n";
+    return kExitUsage;
+  }
   std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
+  explicit_dirs.insert(explicit_dirs.end(), config.plugin_dirs.begin(), config.plugin_dirs.end());
   core::DiscoveryOptions discovery;
   discovery.isolate = options.isolate;
   discovery.timeout = std::min(options.timeout, discovery.timeout);
+  discovery.preferences = config.preferences;
   const auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs), discovery);
   if (!plugins.missing_dirs.empty()) {
     for (const auto& d : plugins.missing_dirs) {
       std::cerr << "loupe analyze: plugin directory " << d.string() << " does not exist\n";
     }
     return kExitUsage;
+  }
+  if (!plugins.preference_errors.empty()) {
+    for (const auto& e : plugins.preference_errors) std::cerr << "loupe analyze: " << e << "\n";
+    std::cerr << "loupe analyze: stopped before any work\n";
+    return kExitUsage;
+  }
+  for (const auto& d : plugins.displaced) {
+    spdlog::info("{}: analyzed by plugin '{}' instead of '{}' ({})", d.category, d.preferred,
+                 d.plugin, d.source);
   }
   if (!report_plugin_problems(plugins, vm.count("strict") > 0)) return kExitUsage;
   if (plugins.plugins.empty()) {

@@ -6,6 +6,7 @@
 #include "loupe/core/run_record.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/json_value.hpp"
+#include "plugin_preferences.hpp"
 
 namespace loupe::cli {
 
@@ -15,19 +16,22 @@ int run_plugins(const std::vector<std::string>& args) {
   po::options_description visible(
       "Usage: loupe plugins [options]\n\n"
       "Lists every plugin file of the search path and what became of it: loaded, rejected (with\n"
-      "the reason) or shadowed (its name or a category belongs to a plugin found earlier). The\n"
-      "search path, in precedence order: the bundled plugins next to the loupe executable, then\n"
-      "each --plugin-dir, then $LOUPE_PLUGIN_PATH (':'-separated). Each file is opened in a\n"
-      "sandboxed child process, so a broken plugin cannot crash or hang this command.\n\n"
-      "Exit codes: 0 listed; 2 bad usage, a missing --plugin-dir, or (with --strict) a rejected\n"
-      "or shadowed file.\n\n"
+      "the reason) or shadowed (its name or a category belongs to a plugin found earlier), and\n"
+      "each category's roles: primary, contributing, displaced (by --prefer or the\n"
+      "configuration file). The search path, in precedence order: the bundled plugins next to\n"
+      "the loupe executable, then each --plugin-dir, then the configuration file's plugin_dirs,\n"
+      "then $LOUPE_PLUGIN_PATH (':'-separated). Each file is opened in a sandboxed child\n"
+      "process, so a broken plugin cannot crash or hang this command.\n\n"
+      "Exit codes: 0 listed; 2 bad usage, a missing --plugin-dir, a preference that cannot be\n"
+      "honoured, a bad configuration file, or (with --strict) a rejected or shadowed file.\n\n"
       "Options");
   std::vector<std::string> plugin_dirs;
   visible.add_options()("help,h", "show this help")(
       "plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
-      "also search this directory (repeatable): after the bundled plugins, before "
-      "$LOUPE_PLUGIN_PATH")("json", "print JSON instead of text")(
-      "strict", "exit 2 when a file is rejected or shadowed");
+      "also search this directory (repeatable): after the bundled plugins, before the "
+      "configuration file's plugin_dirs and $LOUPE_PLUGIN_PATH")(
+      "json", "print JSON instead of text")("strict", "exit 2 when a file is rejected or shadowed");
+  add_preference_options(visible);
   add_verbosity_options(visible);
   po::variables_map vm;
   if (!parse_arguments(args, visible, {}, vm, "plugins")) return kExitUsage;
@@ -36,16 +40,27 @@ int run_plugins(const std::vector<std::string>& args) {
     return kExitOk;
   }
   apply_verbosity(vm);
-  const std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
+  PluginConfig config;
+  if (const std::string why = load_plugin_config(vm, config); !why.empty()) {
+    std::cerr << "loupe plugins: " << why << "\n";
+    return kExitUsage;
+  }
+  std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
+  explicit_dirs.insert(explicit_dirs.end(), config.plugin_dirs.begin(), config.plugin_dirs.end());
   const auto search = core::plugin_search_path(explicit_dirs);
-  const auto set = core::discover_plugins(search);
+  core::DiscoveryOptions discovery;
+  discovery.preferences = config.preferences;
+  const auto set = core::discover_plugins(search, discovery);
   for (const auto& d : set.missing_dirs) {
     std::cerr << "loupe plugins: plugin directory " << d.string() << " does not exist\n";
   }
+  for (const auto& e : set.preference_errors) std::cerr << "loupe plugins: " << e << "\n";
   const bool problems =
       set.count(core::PluginState::Rejected) + set.count(core::PluginState::Shadowed) > 0;
-  const int exit_code =
-      !set.missing_dirs.empty() || (problems && vm.count("strict") > 0) ? kExitUsage : kExitOk;
+  const int exit_code = !set.missing_dirs.empty() || !set.preference_errors.empty() ||
+                                (problems && vm.count("strict") > 0)
+                            ? kExitUsage
+                            : kExitOk;
 
   if (vm.count("json") > 0) {
     Json j = Json::object();
@@ -77,11 +92,17 @@ int run_plugins(const std::vector<std::string>& args) {
       for (const auto& sk : p.skills) skills.push_back(sk);
       pj["skills"] = std::move(skills);
       pj["fallback"] = p.fallback;
+      Json contributes = Json::array();
+      for (const auto& c : p.contributes) contributes.push_back(c);
+      pj["contributes"] = std::move(contributes);
       loaded.push_back(std::move(pj));
     }
     j["plugins"] = std::move(loaded);
     Json files = Json::array();
     for (const auto& f : set.found) files.push_back(core::found_plugin_json(f));
+    Json displaced = Json::array();
+    for (const auto& d : set.displaced) displaced.push_back(core::displacement_json(d));
+    j["displaced"] = std::move(displaced);
     j["files"] = std::move(files);
     Json missing = Json::array();
     for (const auto& d : set.missing_dirs) missing.push_back(d.string());
@@ -107,6 +128,10 @@ int run_plugins(const std::vector<std::string>& args) {
       std::cout << "  skills:";
       for (const auto& sk : p.skills) std::cout << " " << sk;
     }
+    if (!p.contributes.empty()) {
+      std::cout << "  contributes to:";
+      for (const auto& c : p.contributes) std::cout << " " << c;
+    }
     if (p.fallback)
       std::cout << "  (fallback for other " << core::to_string(p.tier) << " categories)";
     if (!p.reads.empty()) {
@@ -116,6 +141,13 @@ int run_plugins(const std::vector<std::string>& args) {
     std::cout << "\n    " << core::escape_for_terminal(p.path.string()) << "\n";
     if (!p.description.empty()) {
       std::cout << "    " << core::escape_for_terminal(p.description) << "\n";
+    }
+  }
+  if (!set.displaced.empty()) {
+    std::cout << "Displaced (" << set.displaced.size() << "):\n";
+    for (const auto& d : set.displaced) {
+      std::cout << "  " << d.category << ": primary " << d.preferred << " in place of " << d.plugin
+                << " (" << core::escape_for_terminal(d.source) << ")\n";
     }
   }
   for (const auto state : {core::PluginState::Rejected, core::PluginState::Shadowed}) {

@@ -50,8 +50,10 @@ Exit codes:
   3  analyze --fail-on matched; diff-findings --fail-on-regression found a regression
 
 Plugins are searched next to the loupe executable (the bundled ones), then in --plugin-dir
-directories, then $LOUPE_PLUGIN_PATH (':'-separated); the first plugin found for a name or a
-category keeps it. `loupe plugins` lists what was found.
+directories, then the configuration file's plugin_dirs, then $LOUPE_PLUGIN_PATH (':'-separated);
+the first plugin found for a name or a category keeps it, unless --prefer PLUGIN[:CATEGORY,...]
+or the configuration file ($XDG_CONFIG_HOME/loupe/config.json, --config FILE) makes a later one
+the primary. `loupe plugins` lists what was found.
 )";
 
 int dispatch(const std::string& command, const std::vector<std::string>& rest) {

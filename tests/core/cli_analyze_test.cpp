@@ -241,7 +241,7 @@ TEST_CASE("a re-run replaces the earlier run: none of its files stay beside the 
   // The run's report is recorded too (no plot: the manifest has no GPU time).
   REQUIRE(analysis.Size() == 8);
   CHECK(std::string(analysis[0].GetString()) == "category_data/test_segfaults_metrics.json");
-  // findings.json first: priority_data.json takes its numbering from it (docs/report.md).
+  // findings.json first: priority_data.json takes its numbering from it.
   CHECK(std::string(analysis[2].GetString()) == "findings.json");
   CHECK(std::string(analysis[3].GetString()) == "priority_data.json");
   CHECK(std::string(analysis[4].GetString()) == "metadata/model_info.json");

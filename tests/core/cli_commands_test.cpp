@@ -62,7 +62,8 @@ TEST_CASE("an unknown option suggests the closest one; --plugin-dir states its p
       const bool blank = c == ' ' || c == '\n';
       if (!blank || (!help.empty() && help.back() != ' ')) help += blank ? ' ' : c;
     }
-    CHECK_THAT(help, Catch::Contains("after the bundled plugins, before $LOUPE_PLUGIN_PATH"));
+    CHECK_THAT(help, Catch::Contains("after the bundled plugins, before the configuration file's "
+                                     "plugin_dirs and $LOUPE_PLUGIN_PATH"));
   }
 }
 

@@ -14,6 +14,8 @@ struct loupe_test_behavior_config {
   const char* category; /* the one category it declares */
   const char* skill;    /* one manifest skill it serves, or NULL */
   int fallback;         /* non-zero: its tier's fallback (routing tests) */
+  int contributes;      /* non-zero: `category` is declared as contributed to (ABI 1.2), and the
+                           plugin analyzes no category of its own */
 };
 
 extern const struct loupe_test_behavior_config loupe_test_config;

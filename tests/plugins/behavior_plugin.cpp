@@ -19,7 +19,9 @@
 // 23 emits compute findings whose card claims an impact of 9.1e12 % of the end-to-end time,
 // 24 creates a directory at each path of LOUPE_TEST_SABOTAGE (':'-separated), where the host is
 // about to write its files, and records how many it made, 25 closes its standard output, error
-// and the host's pipe (descriptor 3) and hangs.
+// and the host's pipe (descriptor 3) and hangs, 26 contributes a GEMM card (ABI 1.2): it reads
+// the primary's category_data/<cat>_metrics.json, takes its first finding's members and claims
+// their GPU ops with a saving of half their measured time.
 // The environment variable LOUPE_TEST_WRITE_PATH names the file 10 and 11 write. The config's
 // skill declares one manifest skill, its fallback flag makes the plugin its tier's fallback
 // (routing tests).
@@ -128,6 +130,40 @@ Json compute_metrics(const std::string& category) {
   return m;
 }
 
+// Behaviour 26: one card on the primary's first finding, claiming its members' GPU ops (op
+// groups) with half their measured time as the saving.
+void contribute_gemm(loupe::AnalysisContext& ctx, const std::string& category) {
+  const auto primary = ctx.model().document("category_data/" + category + "_metrics.json");
+  const auto first = primary["category_findings"].at(0);
+  Json metrics = compute_metrics(category);
+  auto doc = compute_findings(category);
+  auto& card = doc.recommendations.front();
+  card.title = "Vendor GEMM library would run these GEMMs faster";
+  card.library = "VendorBLAS";
+  double time_ms = 0.0;
+  Json members = Json::array();
+  for (std::size_t i = 0; i < first["members"].size(); ++i) {
+    const auto m = first["members"][i];
+    time_ms += m["time_ms"].as_double(0.0);
+    if (m["ex_uid"].is_int()) card.claims.op_groups.push_back(m["ex_uid"].as_int(0));
+    Json member = Json::object();
+    member["operation"] = std::string(m["operation"].as_string(""));
+    member["time_ms"] = m["time_ms"].as_double(0.0);
+    members.push_back(std::move(member));
+  }
+  if (card.claims.op_groups.empty()) {
+    ctx.report_error("the primary's metrics have no finding with members to contribute to");
+    return;
+  }
+  card.saving_ms = fd::SavingMs{time_ms * 0.25, time_ms * 0.5, time_ms * 0.75};
+  card.evidence = fd::Evidence::Modeled;
+  Json& finding = metrics["category_findings"].as_array().front();
+  finding["members"] = std::move(members);
+  finding["estimate_method"] = "quantified";
+  ctx.emit_metrics(metrics);
+  ctx.emit_findings(doc);
+}
+
 // Every system-wide or host-directed attempt of behaviour 19; each entry is true when refused.
 Json attack_host() {
   Json r = Json::object();
@@ -226,6 +262,8 @@ constexpr int kComputeFindings = 1;
 constexpr int kReadsOtherMetrics = 8;
 constexpr int kQuotesHeading = 17;
 constexpr int kClaimsImpact = 23;
+constexpr int kContributesGemm = 26;
+const char* const kNoNames[] = {nullptr};
 const char* const kReadCategories[] = {"test_good"};
 
 class BehaviorPlugin {
@@ -235,10 +273,17 @@ class BehaviorPlugin {
   static constexpr const char* description = "framework test plugin";
   static inline const loupe::Tier tier = loupe_test_config.behavior == kComputeFindings ||
                                                  loupe_test_config.behavior == kQuotesHeading ||
-                                                 loupe_test_config.behavior == kClaimsImpact
+                                                 loupe_test_config.behavior == kClaimsImpact ||
+                                                 loupe_test_config.behavior == kContributesGemm ||
+                                                 loupe_test_config.contributes != 0
                                              ? loupe::Tier::Compute
                                              : loupe::Tier::System;
-  static inline const NameList categories{&loupe_test_config.category, 1};
+  static inline const NameList categories = loupe_test_config.contributes != 0
+                                                ? NameList{kNoNames, 0}
+                                                : NameList{&loupe_test_config.category, 1};
+  static inline const NameList contributes = loupe_test_config.contributes != 0
+                                                 ? NameList{&loupe_test_config.category, 1}
+                                                 : NameList{kNoNames, 0};
   static inline const NameList skills{&loupe_test_config.skill,
                                       loupe_test_config.skill != nullptr ? 1u : 0u};
   static inline const bool fallback = loupe_test_config.fallback != 0;
@@ -257,6 +302,9 @@ class BehaviorPlugin {
       case 1:
         ctx.emit_metrics(compute_metrics(category));
         ctx.emit_findings(compute_findings(category));
+        return;
+      case kContributesGemm:
+        contribute_gemm(ctx, category);
         return;
       case 2:
         throw std::runtime_error("deliberate failure in test plugin");

@@ -60,6 +60,9 @@ std::string encode_info(const PluginInfo& info) {
   for (const auto& s : info.skills) skills.push_back(s);
   j["skills"] = std::move(skills);
   j["fallback"] = info.fallback;
+  Json contributes = Json::array();
+  for (const auto& c : info.contributes) contributes.push_back(c);
+  j["contributes"] = std::move(contributes);
   return dump_python_json(j, -1, false);
 }
 
@@ -98,6 +101,10 @@ std::optional<PluginInfo> decode_info(std::string_view text) {
       !list_field("skills", info.skills)) {
     return std::nullopt;
   }
+  // Written by this host's probe child; absent from a record that something else wrote.
+  if (doc.HasMember("contributes") && !list_field("contributes", info.contributes)) {
+    return std::nullopt;
+  }
   const auto fallback = doc.FindMember("fallback");
   if (fallback == doc.MemberEnd() || !fallback->value.IsBool()) return std::nullopt;
   info.fallback = fallback->value.GetBool();
@@ -122,9 +129,14 @@ std::string recheck_info(const PluginInfo& info) {
     return "an ABI this host does not provide";
   }
   if (info.tier != Tier::System && info.tier != Tier::Compute) return "an unknown tier";
-  if (info.categories.empty() || !names_ok(info.categories) || !names_ok(info.reads) ||
-      !names_ok(info.skills)) {
-    return "invalid or too many category, reads or skill names";
+  if ((info.categories.empty() && info.contributes.empty()) || !names_ok(info.categories) ||
+      !names_ok(info.reads) || !names_ok(info.skills) || !names_ok(info.contributes)) {
+    return "invalid or too many category, reads, skill or contributes names";
+  }
+  for (const auto& c : info.contributes) {
+    if (std::find(info.categories.begin(), info.categories.end(), c) != info.categories.end()) {
+      return "a category it both analyzes and contributes to";
+    }
   }
   return {};
 }
@@ -179,7 +191,6 @@ std::string check_descriptor(const loupe_plugin_descriptor* d, PluginInfo& out) 
       !why.empty()) {
     return why;
   }
-  if (out.categories.empty()) return "descriptor declares no category";
   if (auto why = name_list(d->reads, d->read_count, "reads", out.reads); !why.empty()) return why;
   // ABI 1.1 fields: read only when the plugin was built with them.
   if (d->abi_minor >= 1 && LOUPE_HAS_FIELD(d, loupe_plugin_descriptor, flags)) {
@@ -188,6 +199,21 @@ std::string check_descriptor(const loupe_plugin_descriptor* d, PluginInfo& out) 
     }
     // Flags a later minor adds are unknown here and ignored (the ABI only adds).
     out.fallback = (d->flags & LOUPE_PLUGIN_FALLBACK) != 0;
+  }
+  // ABI 1.2 fields: the same.
+  if (d->abi_minor >= 2 && LOUPE_HAS_FIELD(d, loupe_plugin_descriptor, contribute_count)) {
+    if (auto why = name_list(d->contributes, d->contribute_count, "contributes", out.contributes);
+        !why.empty()) {
+      return why;
+    }
+    for (const auto& c : out.contributes) {
+      if (std::find(out.categories.begin(), out.categories.end(), c) != out.categories.end()) {
+        return "descriptor both analyzes and contributes to category '" + c + "'";
+      }
+    }
+  }
+  if (out.categories.empty() && out.contributes.empty()) {
+    return "descriptor declares no category";
   }
   out.abi_major = d->abi_major;
   out.abi_minor = d->abi_minor;

@@ -53,6 +53,17 @@ const PluginInfo* PluginSet::find_by_skill(const std::string& skill) const {
   return nullptr;
 }
 
+std::vector<const PluginInfo*> PluginSet::contributors(const std::string& category) const {
+  std::vector<const PluginInfo*> out;
+  for (const auto& plugin : plugins) {
+    if (std::find(plugin.contributes.begin(), plugin.contributes.end(), category) !=
+        plugin.contributes.end()) {
+      out.push_back(&plugin);
+    }
+  }
+  return out;
+}
+
 const PluginInfo* PluginSet::fallback(Tier tier) const {
   for (const auto& plugin : plugins) {
     if (plugin.fallback && plugin.tier == tier) return &plugin;
@@ -113,6 +124,10 @@ const char* to_string(RouteReason reason) {
   return "category";
 }
 
+const char* to_string(CategoryRole role) {
+  return role == CategoryRole::Contributing ? "contributing" : "primary";
+}
+
 std::vector<SearchDir> plugin_search_path(const std::vector<fs::path>& explicit_dirs) {
   std::vector<SearchDir> dirs;
   if (const fs::path exe = executable_path(); !exe.empty()) {
@@ -131,16 +146,65 @@ std::vector<SearchDir> plugin_search_path(const std::vector<fs::path>& explicit_
   return dirs;
 }
 
+namespace {
+
+struct Probed {
+  fs::path path;
+  SearchOrigin origin = SearchOrigin::Explicit;
+  ProbeOutcome probe;
+};
+
+// category -> (plugin, source) from the preferences, checked against what was probed. Problems
+// go to `errors`.
+std::map<std::string, std::pair<std::string, std::string>> resolve_preferences(
+    const std::vector<Preference>& preferences, const std::vector<Probed>& probed,
+    std::vector<std::string>& errors) {
+  std::map<std::string, std::pair<std::string, std::string>> owner;
+  for (const auto& pref : preferences) {
+    const PluginInfo* info = nullptr;
+    for (const auto& p : probed) {
+      if (p.probe.info && p.probe.info->name == pref.plugin) {
+        info = &*p.probe.info;
+        break;
+      }
+    }
+    if (info == nullptr) {
+      errors.push_back(pref.source + ": prefers plugin '" + pref.plugin +
+                       "', which is not among the plugins found (see `loupe plugins`)");
+      continue;
+    }
+    const std::vector<std::string>& categories =
+        pref.categories.empty() ? info->categories : pref.categories;
+    if (categories.empty()) {
+      errors.push_back(pref.source + ": plugin '" + pref.plugin +
+                       "' analyzes no category of its own (it only contributes)");
+    }
+    for (const auto& category : categories) {
+      if (std::find(info->categories.begin(), info->categories.end(), category) ==
+          info->categories.end()) {
+        errors.push_back(pref.source + ": plugin '" + pref.plugin +
+                         "' does not analyze category '" + category + "'");
+        continue;
+      }
+      const auto [it, inserted] = owner.try_emplace(category, pref.plugin, pref.source);
+      if (!inserted && it->second.first != pref.plugin) {
+        errors.push_back("two preferences for category '" + category + "': plugin '" +
+                         it->second.first + "' (" + it->second.second + ") and plugin '" +
+                         pref.plugin + "' (" + pref.source + ")");
+      }
+    }
+  }
+  return owner;
+}
+
+}  // namespace
+
 PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOptions& options) {
   PluginSet set;
-  std::map<std::string, const PluginInfo*> category_owner;
-  std::map<std::string, const PluginInfo*> skill_owner;
-  std::map<Tier, const PluginInfo*> fallback_owner;
-  std::map<std::string, std::string> name_owner;  // plugin name -> its path
+  // Every file is probed first, so a preference can name a plugin found after the one it
+  // displaces.
+  std::vector<Probed> probed;
   std::set<fs::path> seen;
-  // Loaded plugins are collected first and moved into the set at the end, so the pointers in
-  // category_owner stay valid.
-  std::vector<std::unique_ptr<PluginInfo>> loaded;
   for (const auto& dir : dirs) {
     std::error_code ec;
     if (!fs::is_directory(dir.path, ec)) {
@@ -155,60 +219,100 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOp
     for (const auto& file : files) {
       const auto canonical = fs::weakly_canonical(file, ec);
       if (!seen.insert(canonical).second) continue;  // same file through two search dirs
-      FoundPlugin found{file, dir.origin, PluginState::Rejected, {}, {}, {}};
-      ProbeOutcome probe = probe_plugin(file, options.isolate, options.timeout);
-      if (!probe.info) {
-        found.reason = std::move(probe.reason);
-        set.found.push_back(std::move(found));
-        continue;
-      }
-      auto info = std::make_unique<PluginInfo>(std::move(*probe.info));
-      info->path = file;
-      info->origin = dir.origin;
-      found.name = info->name;
-      if (const auto it = name_owner.find(info->name); it != name_owner.end()) {
-        found.state = PluginState::Shadowed;
-        found.reason = "a plugin named '" + info->name + "' was found first at " + it->second;
-        found.shadowed_by = info->name;
-      } else {
-        for (const auto& category : info->categories) {
-          if (const auto owner = category_owner.find(category); owner != category_owner.end()) {
-            found.state = PluginState::Shadowed;
-            found.reason = "category '" + category + "' is handled by plugin '" +
-                           owner->second->name + "' (" + owner->second->path.string() +
-                           "), found first";
-            found.shadowed_by = owner->second->name;
-            break;
-          }
-        }
-      }
-      auto shadow = [&](const std::string& what, const PluginInfo& owner) {
-        found.state = PluginState::Shadowed;
-        found.reason = what + " is served by plugin '" + owner.name + "' (" + owner.path.string() +
-                       "), found first";
-        found.shadowed_by = owner.name;
-      };
-      for (const auto& skill : info->skills) {
-        if (found.state == PluginState::Shadowed) break;
-        if (const auto owner = skill_owner.find(skill); owner != skill_owner.end()) {
-          shadow("skill '" + skill + "'", *owner->second);
-        }
-      }
-      if (found.state != PluginState::Shadowed && info->fallback) {
-        if (const auto owner = fallback_owner.find(info->tier); owner != fallback_owner.end()) {
-          shadow(std::string("the ") + to_string(info->tier) + "-tier fallback", *owner->second);
-        }
-      }
-      if (found.state != PluginState::Shadowed) {
-        found.state = PluginState::Loaded;
-        name_owner[info->name] = file.string();
-        for (const auto& category : info->categories) category_owner[category] = info.get();
-        for (const auto& skill : info->skills) skill_owner[skill] = info.get();
-        if (info->fallback) fallback_owner[info->tier] = info.get();
-        loaded.push_back(std::move(info));
-      }
-      set.found.push_back(std::move(found));
+      probed.push_back({file, dir.origin, probe_plugin(file, options.isolate, options.timeout)});
     }
+  }
+  const auto preferred = resolve_preferences(options.preferences, probed, set.preference_errors);
+  // The preferred plugin of a category, or "" when the first-found rule decides.
+  auto preferred_for = [&](const std::string& category) -> const std::string* {
+    const auto it = preferred.find(category);
+    return it == preferred.end() ? nullptr : &it->second.first;
+  };
+
+  std::map<std::string, const PluginInfo*> category_owner;
+  std::map<std::string, const PluginInfo*> skill_owner;
+  std::map<Tier, const PluginInfo*> fallback_owner;
+  std::map<std::string, std::string> name_owner;  // plugin name -> its path
+  // Loaded plugins are collected first and moved into the set at the end, so the pointers in
+  // category_owner stay valid.
+  std::vector<std::unique_ptr<PluginInfo>> loaded;
+  for (auto& p : probed) {
+    FoundPlugin found{p.path, p.origin, PluginState::Rejected, {}, {}, {}};
+    if (!p.probe.info) {
+      found.reason = std::move(p.probe.reason);
+      set.found.push_back(std::move(found));
+      continue;
+    }
+    auto info = std::make_unique<PluginInfo>(std::move(*p.probe.info));
+    info->path = p.path;
+    info->origin = p.origin;
+    found.name = info->name;
+    // Categories a preference gives to another plugin are not this one's to claim.
+    std::vector<std::string> claimed;
+    std::vector<std::string> given_away;
+    for (const auto& category : info->categories) {
+      const std::string* who = preferred_for(category);
+      (who != nullptr && *who != info->name ? given_away : claimed).push_back(category);
+    }
+    if (const auto it = name_owner.find(info->name); it != name_owner.end()) {
+      found.state = PluginState::Shadowed;
+      found.reason = "a plugin named '" + info->name + "' was found first at " + it->second;
+      found.shadowed_by = info->name;
+    } else {
+      for (const auto& category : claimed) {
+        if (const auto owner = category_owner.find(category); owner != category_owner.end()) {
+          found.state = PluginState::Shadowed;
+          found.reason = "category '" + category + "' is handled by plugin '" +
+                         owner->second->name + "' (" + owner->second->path.string() +
+                         "), found first";
+          found.shadowed_by = owner->second->name;
+          break;
+        }
+      }
+    }
+    auto shadow = [&](const std::string& what, const PluginInfo& owner) {
+      found.state = PluginState::Shadowed;
+      found.reason = what + " is served by plugin '" + owner.name + "' (" + owner.path.string() +
+                     "), found first";
+      found.shadowed_by = owner.name;
+    };
+    for (const auto& skill : info->skills) {
+      if (found.state == PluginState::Shadowed) break;
+      if (const auto owner = skill_owner.find(skill); owner != skill_owner.end()) {
+        shadow("skill '" + skill + "'", *owner->second);
+      }
+    }
+    if (found.state != PluginState::Shadowed && info->fallback) {
+      if (const auto owner = fallback_owner.find(info->tier); owner != fallback_owner.end()) {
+        shadow(std::string("the ") + to_string(info->tier) + "-tier fallback", *owner->second);
+      }
+    }
+    if (found.state != PluginState::Shadowed) {
+      found.state = PluginState::Loaded;
+      name_owner[info->name] = p.path.string();
+      for (const auto& category : given_away) {
+        const auto& [who, source] = preferred.at(category);
+        set.displaced.push_back({category, info->name, p.path, who, source});
+      }
+      info->categories = std::move(claimed);
+      for (const auto& category : info->categories) category_owner[category] = info.get();
+      for (const auto& skill : info->skills) skill_owner[skill] = info.get();
+      if (info->fallback) fallback_owner[info->tier] = info.get();
+      loaded.push_back(std::move(info));
+    }
+    set.found.push_back(std::move(found));
+  }
+  // A preferred plugin that was not loaded (its name or another of its categories was taken
+  // first) cannot be honoured.
+  for (const auto& [category, who] : preferred) {
+    if (name_owner.count(who.first) != 0) continue;
+    std::string why;
+    for (const auto& f : set.found) {
+      if (f.name == who.first && !f.reason.empty()) why = f.reason;
+    }
+    set.preference_errors.push_back(who.second + ": preferred plugin '" + who.first +
+                                    "' cannot be loaded for category '" + category + "'" +
+                                    (why.empty() ? std::string() : ": " + why));
   }
   for (auto& info : loaded) set.plugins.push_back(std::move(*info));
   return set;

@@ -120,6 +120,16 @@ const Json* manifest_category(const Json& manifest, const std::string& name) {
   return nullptr;
 }
 
+// What findings.json's entries of a category's cards are keyed by: the category, or
+// <category>.<plugin> for a contributing analyzer's.
+std::string card_key(const std::string& category, const std::string& plugin, bool contributing) {
+  return contributing ? category + "." + plugin : category;
+}
+std::string finding_key(const Json& f) {
+  return card_key(text_at(f, "category"), text_at(f, "plugin"),
+                  text_at(f, "role") == "contributing");
+}
+
 // Findings of one style, category by category (cpu_idle first among the system ones).
 struct StyledCard {
   const ReportCategory* category = nullptr;
@@ -150,6 +160,7 @@ class ReportWriter {
     compute_section();
     fusion_section();
     system_section();
+    contributed_section();
     detailed_analysis();
     appendix();
     return single_blank_lines(out_.str());
@@ -175,7 +186,7 @@ class ReportWriter {
   std::ostringstream out_;
   std::map<const ReportCategory*, std::vector<FindingsBlock>> cards_;
   std::map<const ReportCategory*, std::vector<FindingsBlock>> details_;
-  std::vector<StyledCard> compute_, fusion_, system_;
+  std::vector<StyledCard> compute_, fusion_, system_, contributed_;
   std::vector<const Json*> compute_findings_;  // priority_data.findings[i] of compute_[i]
   // Default mode: the run's one numbering, findings.json's priorities, by (category, rank in
   // its findings file); merged cards carry their owner's number; cards findings.json does not
@@ -193,7 +204,8 @@ class ReportWriter {
     for (const auto& f : list->as_array()) {
       const auto rank = number_at(f, "category_rank");
       if (rank && static_cast<int>(*rank) == sc.card.number &&
-          text_at(f, "category") == sc.category->category) {
+          finding_key(f) ==
+              card_key(sc.category->category, sc.category->plugin, sc.category->contributing)) {
         return &f;
       }
     }
@@ -210,11 +222,11 @@ class ReportWriter {
       if (!p || !rank) continue;
       const auto priority = static_cast<long long>(*p);
       last = std::max(last, priority);
-      priority_of_[{text_at(f, "category"), static_cast<int>(*rank)}] = priority;
+      priority_of_[{finding_key(f), static_cast<int>(*rank)}] = priority;
       if (const Json* parts = f.find("parts"); parts != nullptr && parts->is_array()) {
         for (const auto& part : parts->as_array()) {
           if (const auto r = number_at(part, "category_rank")) {
-            part_of_[{text_at(part, "category"), static_cast<int>(*r)}] = priority;
+            part_of_[{finding_key(part), static_cast<int>(*r)}] = priority;
             parts_of_[priority].push_back(text_at(part, "title") + " (" +
                                           text_at(part, "category") + ")");
           }
@@ -231,7 +243,9 @@ class ReportWriter {
       return {static_cast<long long>(position), ""};
     }
     if (const auto it = labels_.find(&sc); it != labels_.end()) return it->second;
-    const std::pair<std::string, int> key{sc.category->category, sc.card.number};
+    const std::pair<std::string, int> key{
+        card_key(sc.category->category, sc.category->plugin, sc.category->contributing),
+        sc.card.number};
     std::pair<long long, std::string> out;
     if (const auto p = priority_of_.find(key); p != priority_of_.end()) {
       out = {p->second, ""};
@@ -289,7 +303,7 @@ class ReportWriter {
       const auto rank = number_at(f, "category_rank");
       StyledCard sc;
       for (const auto& c : in_.categories) {
-        if (c.category != category) continue;
+        if (c.category != category || c.contributing) continue;
         sc.category = &c;
         if (const auto it = cards_.find(&c); it != cards_.end() && rank) {
           for (const auto& card : it->second) {
@@ -314,7 +328,7 @@ class ReportWriter {
     auto add_style = [&](std::string_view style, std::vector<StyledCard>& into, bool idle_first) {
       std::vector<const ReportCategory*> order;
       for (const auto& c : in_.categories) {
-        if (c.style == style && cards_.contains(&c)) order.push_back(&c);
+        if (c.style == style && !c.contributing && cards_.contains(&c)) order.push_back(&c);
       }
       if (idle_first) {
         std::stable_partition(order.begin(), order.end(),
@@ -331,6 +345,36 @@ class ReportWriter {
     };
     add_style("fusion", fusion_, false);
     add_style("system", system_, true);
+    for (const auto& c : in_.categories) {
+      if (!c.contributing || !cards_.contains(&c)) continue;
+      for (const auto& card : cards_[&c]) contributed_.push_back(StyledCard{&c, card, nullptr});
+    }
+  }
+
+  // Cards of contributing analyzers (docs/plugin-abi.md, "Contributing analyzers"), with their
+  // plugin's name and version and findings.json's numbers; no section without any.
+  void contributed_section() {
+    if (contributed_.empty()) return;
+    out_ << "## Contributed Findings\n\n";
+    out_ << "Findings of analyzers that contribute to a category beside its primary analyzer, "
+            "ranked with every other finding in `findings.json`.\n\n";
+    for (size_t i = 0; i < contributed_.size(); ++i) {
+      const auto& sc = contributed_[i];
+      const auto [shown, suffix] = label(sc, i + 1);
+      out_ << "### P" << shown << ": " << sc.card.title << suffix << "\n\n";
+      out_ << "*Contributed by plugin `" << sc.category->plugin << "` "
+           << sc.category->plugin_version << " to " << sc.category->category << " (`"
+           << sc.category->findings_path << "`).*\n\n";
+      for (const auto& line : sc.card.body) {
+        out_ << line << "\n";
+        if (!line.empty() && line.rfind("<!-- impact-begin", 0) != 0 &&
+            line.rfind("**Impact**", 0) != 0) {
+          out_ << "\n";
+        }
+      }
+      out_ << "\n";
+    }
+    out_ << "---\n\n";
   }
 
   void executive_summary() {
@@ -448,7 +492,8 @@ class ReportWriter {
       out_ << "The following analyses could not be completed:\n\n";
       out_ << "| Analysis | Tier | Error Summary |\n|----------|------|---------------|\n";
       for (const auto* c : failed) {
-        out_ << "| " << c->category << " | "
+        out_ << "| " << c->category
+             << (c->contributing ? " (contribution of " + c->plugin + ")" : std::string()) << " | "
              << (c->tier == Tier::System ? "System" : "Compute Kernel") << " | "
              << table_text(c->message.empty() ? "ERROR" : c->message) << " |\n";
       }

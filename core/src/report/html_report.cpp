@@ -165,7 +165,13 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
                      (pct ? " (" + fixed(*pct, 2) + "% of E2E)" : std::string())
                : std::string("Saving not quantified"))
         << "</span> <span class=\"meta\">" << h(text_at(f, "category")) << " &middot; "
-        << h(text_at(f, "tier")) << "</span></p>\n";
+        << h(text_at(f, "tier"));
+      // A contributing analyzer's card names its plugin (docs/plugin-abi.md).
+      if (text_at(f, "role") == "contributing") {
+        o << " &middot; contributed by " << h(text_at(f, "plugin")) << " "
+          << h(text_at(f, "plugin_version"));
+      }
+      o << "</span></p>\n";
       o << "<p><b>Insight:</b> " << inline_text(text_at(f, "insight")) << "</p>\n";
       o << "<p><b>Action:</b> " << inline_text(text_at(f, "action")) << "</p>\n";
       if (const Json* parts = f.find("parts"); parts != nullptr && parts->size() > 0) {

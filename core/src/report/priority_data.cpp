@@ -311,15 +311,19 @@ void number_priority_data(Json& priority_data, const Json& run_findings) {
   };
   const Json* list = run_findings.find("findings");
   if (list == nullptr || !list->is_array()) return;
+  // A contributing analyzer's card (docs/plugin-abi.md) shares its category and rank with the
+  // primary's card; priority_data lists the primary's, so only those are keyed.
+  const auto contributed = [](const Json& f) { return f.find("role") != nullptr; };
   for (const auto& f : list->as_array()) {
     const Json* priority = f.find("priority");
     const Json* id = f.find("id");
     if (priority == nullptr || id == nullptr) continue;
-    if (const auto key = key_of(f)) numbers[*key] = {*priority, *id, Json()};
+    if (const auto key = key_of(f); key && !contributed(f))
+      numbers[*key] = {*priority, *id, Json()};
     if (const Json* parts = f.find("parts"); parts != nullptr && parts->is_array()) {
       for (const auto& part : parts->as_array()) {
         const Json* part_id = part.find("id");
-        if (const auto key = key_of(part)) {
+        if (const auto key = key_of(part); key && !contributed(part)) {
           numbers[*key] = {*priority, part_id != nullptr ? *part_id : Json(), *id};
         }
       }

@@ -204,6 +204,9 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     }
     if (const int n = ++identities_seen[identity]; n > 1) identity += "#" + std::to_string(n);
     for (const auto& n : names) ops.push_back(n);
+    const bool contributed = c.role == CategoryRole::Contributing;
+    // A contributed card is its plugin's: the same ops as the primary's card make another id.
+    if (contributed) identity = plugin.plugin->name + "\n" + identity;
 
     Entry e;
     Json& f = e.finding;
@@ -212,6 +215,10 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     f["category"] = c.category;
     f["tier"] = to_string(plugin.plugin->tier);
     f["plugin"] = plugin.plugin->name;
+    if (contributed) {
+      f["plugin_version"] = plugin.plugin->version;
+      f["role"] = to_string(c.role);
+    }
     f["priority"] = nullptr;  // set after ranking
     f["category_rank"] = static_cast<long long>(i + 1);
     f["title"] = text(member(&rec, "title"));
@@ -348,6 +355,10 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
       Json cj = Json::object();
       cj["category"] = c.category;
       cj["plugin"] = plugin.plugin->name;
+      if (c.role == CategoryRole::Contributing) {
+        cj["plugin_version"] = plugin.plugin->version;
+        cj["role"] = to_string(c.role);
+      }
       cj["tier"] = to_string(plugin.plugin->tier);
       cj["status"] = findings::to_string(c.status);
       cj["findings_count"] = static_cast<long long>(c.findings_count);
@@ -484,6 +495,10 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
       pj["id"] = part.finding.find("id") != nullptr ? *part.finding.find("id") : Json();
       pj["category"] = *part.finding.find("category");
       pj["category_rank"] = *part.finding.find("category_rank");
+      if (const Json* role = part.finding.find("role"); role != nullptr) {
+        pj["plugin"] = *part.finding.find("plugin");
+        pj["role"] = *role;
+      }
       pj["title"] = *part.finding.find("title");
       pj["evidence"] = findings::to_string(part.claim.evidence);
       pj["stated_saving_ms"] = part.quantified ? saving_json(part.claim.saving) : null_levels();

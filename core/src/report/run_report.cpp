@@ -145,6 +145,9 @@ AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport&
       rc.status = c.status;
       rc.message = c.message;
       rc.findings_path = c.findings_path;
+      rc.contributing = c.role == CategoryRole::Contributing;
+      rc.plugin = plugin.plugin->name;
+      rc.plugin_version = plugin.plugin->version;
       if (c.findings_document && c.findings_document->IsObject()) {
         const auto style = c.findings_document->FindMember("style");
         if (style != c.findings_document->MemberEnd() && style->value.IsString()) {
@@ -154,7 +157,7 @@ AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport&
       if (c.status == findings::Status::Ok && !c.findings_path.empty()) {
         rc.markdown = read_text(output_dir / c.findings_path);
       }
-      if (c.status == findings::Status::Ok && !c.metrics_path.empty()) {
+      if (c.status == findings::Status::Ok && !c.metrics_path.empty() && !rc.contributing) {
         if (const auto* metrics = model.document(c.metrics_path)) {
           add_high_variance(to_owned_json(*metrics), c.category, in.high_variance);
         }

@@ -53,7 +53,8 @@ void write_priority_data(const Model& model, AnalyzeReport& report,
   std::vector<MetricsFile> files;
   for (const auto& plugin : report.plugins) {
     for (const auto& c : plugin.categories) {
-      if (c.metrics_path.empty()) continue;
+      // Contributions add findings, not categories: priority_data ranks the manifest's.
+      if (c.metrics_path.empty() || c.role == CategoryRole::Contributing) continue;
       if (const auto* metrics = model.document(c.metrics_path)) {
         files.push_back(
             {std::filesystem::path(c.metrics_path).filename().string(), to_owned_json(*metrics)});
@@ -228,14 +229,31 @@ std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
         run.categories.push_back({name, route.reason});
       }
     }
+    // Contributions (ABI 1.2): beside the primary analyzer of a category this run analyzes.
+    for (const auto& [name, route] : wanted) {
+      if (route.plugin != &plugin && std::find(plugin.contributes.begin(), plugin.contributes.end(),
+                                               name) != plugin.contributes.end()) {
+        run.categories.push_back({name, RouteReason::Category, CategoryRole::Contributing});
+      }
+    }
     if (!run.categories.empty()) runs.push_back(std::move(run));
   }
 
-  // Stable topological order: a plugin runs after the plugins whose categories it reads.
+  // Stable topological order: a plugin runs after the plugins whose categories it reads, and
+  // after the primary analyzers of the categories it contributes to.
   std::map<std::string, size_t> producer;  // category -> index in runs
   for (size_t i = 0; i < runs.size(); ++i) {
-    for (const auto& c : runs[i].categories) producer[c.name] = i;
+    for (const auto& c : runs[i].categories) {
+      if (c.role == CategoryRole::Primary) producer[c.name] = i;
+    }
   }
+  auto depends_on = [&](const PlannedRun& run) {
+    std::vector<std::string> deps = run.plugin->reads;
+    for (const auto& c : run.categories) {
+      if (c.role == CategoryRole::Contributing) deps.push_back(c.name);
+    }
+    return deps;
+  };
   std::vector<PlannedRun> ordered;
   std::vector<bool> done(runs.size(), false);
   while (ordered.size() < runs.size()) {
@@ -243,7 +261,7 @@ std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
     for (size_t i = 0; i < runs.size(); ++i) {
       if (done[i]) continue;
       bool ready = true;
-      for (const auto& dep : runs[i].plugin->reads) {
+      for (const auto& dep : depends_on(runs[i])) {
         const auto it = producer.find(dep);
         if (it != producer.end() && it->second != i && !done[it->second]) ready = false;
       }
@@ -277,7 +295,9 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   // left in the input directory for one of them (an earlier run's, TraceLens's) is not an input.
   for (const auto& run : runs) {
     for (const auto& category : run.categories) {
-      model.remove_document("category_data/" + category.name + "_metrics.json");
+      model.remove_document("category_data/" +
+                            category_output_stem(*run.plugin, category.name, category.role) +
+                            "_metrics.json");
     }
   }
   for (const auto& name : report.unhandled) {
@@ -319,7 +339,9 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
     for (const auto& planned : run.categories) {
       const std::string& category = planned.name;
       ++step;
-      if (planned.routed_by == RouteReason::Category) {
+      if (planned.role == CategoryRole::Contributing) {
+        spdlog::info("[{}/{}] {}: contributing to {}", step, total, run.plugin->name, category);
+      } else if (planned.routed_by == RouteReason::Category) {
         spdlog::info("[{}/{}] {}: analyzing {}", step, total, run.plugin->name, category);
       } else {
         spdlog::info("[{}/{}] {}: analyzing {} (routed by {})", step, total, run.plugin->name,
@@ -329,14 +351,20 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
       request.category = category;
       const ExecutionResult result = options.isolate ? execute_isolated(model, request, limits)
                                                      : execute_in_process(model, request);
-      CategoryOutcome done = finalize_category(model, *run.plugin, category, result, finalize);
+      CategoryOutcome done =
+          finalize_category(model, *run.plugin, category, result, finalize, planned.role);
       done.wall_ms = result.wall_ms;
       done.routed_by = planned.routed_by;
       done.truncated = result.truncated;
       if (!done.truncated.empty()) {
         spdlog::warn("{}: {}: output cut: {}", run.plugin->name, category, done.truncated);
       }
-      if (done.status == findings::Status::Error) {
+      if (done.status == findings::Status::Error && planned.role == CategoryRole::Contributing) {
+        spdlog::error(
+            "{}: its contribution to {} ended in ERROR (the primary's outputs are "
+            "unaffected): {}",
+            run.plugin->name, category, escape_for_terminal(done.message));
+      } else if (done.status == findings::Status::Error) {
         spdlog::error("{}: {} ended in ERROR: {}", run.plugin->name, category,
                       escape_for_terminal(done.message));
       } else {

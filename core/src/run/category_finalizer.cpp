@@ -115,8 +115,8 @@ std::size_t count_cards(const rapidjson::Value& findings_doc) {
   return it != findings_doc.MemberEnd() && it->value.IsArray() ? it->value.Size() : 0;
 }
 
-std::string metrics_relative_path(const std::string& category) {
-  return "category_data/" + category + "_metrics.json";
+std::string metrics_relative_path(const std::string& stem) {
+  return "category_data/" + stem + "_metrics.json";
 }
 
 // Why the run itself failed, before any document is looked at; "" when it did not.
@@ -139,11 +139,18 @@ std::string run_failure(const PluginInfo& plugin, const std::string& category,
 
 }  // namespace
 
+std::string category_output_stem(const PluginInfo& plugin, const std::string& category,
+                                 CategoryRole role) {
+  return role == CategoryRole::Contributing ? category + "." + plugin.name : category;
+}
+
 CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
                                   const std::string& category, const ExecutionResult& result,
-                                  const FinalizeOptions& options) {
+                                  const FinalizeOptions& options, CategoryRole role) {
   CategoryOutcome outcome;
   outcome.category = category;
+  outcome.role = role;
+  const std::string stem = category_output_stem(plugin, category, role);
   findings::Style style = default_style(plugin.tier);
   std::string failure = run_failure(plugin, category, result);
 
@@ -176,8 +183,8 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
       failure.empty() ? metrics_status(*metrics, metrics_error) : findings::Status::Error;
   if (failure.empty() && status == findings::Status::Error) failure = metrics_error;
 
-  const std::string metrics_rel = metrics_relative_path(category);
-  const std::string findings_rel = findings_relative_path(findings::to_string(style), category);
+  const std::string metrics_rel = metrics_relative_path(stem);
+  const std::string findings_rel = findings_relative_path(findings::to_string(style), stem);
   if (status != findings::Status::Error) {
     // Render, validate (the validator reads the metrics file beside it), then publish.
     try {

@@ -20,6 +20,16 @@ Json found_plugin_json(const FoundPlugin& f) {
   return j;
 }
 
+Json displacement_json(const Displacement& d) {
+  Json j = Json::object();
+  j["category"] = d.category;
+  j["plugin"] = d.plugin;
+  j["path"] = d.path.string();
+  j["preferred"] = d.preferred;
+  j["source"] = d.source;
+  return j;
+}
+
 std::string run_record_json(const Model& model, const AnalyzeReport& report,
                             const AnalyzeOptions& options) {
   Json j = Json::object();
@@ -54,6 +64,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
       Json cj = Json::object();
       cj["category"] = c.category;
       cj["routed_by"] = to_string(c.routed_by);
+      if (c.role == CategoryRole::Contributing) cj["role"] = to_string(c.role);
       cj["status"] = findings::to_string(c.status);
       if (!c.message.empty()) cj["message"] = c.message;
       if (!c.truncated.empty()) cj["truncated"] = c.truncated;
@@ -72,6 +83,12 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
     Json found = Json::array();
     for (const auto& f : report.discovery->found) found.push_back(found_plugin_json(f));
     j["plugin_files"] = std::move(found);
+    // Categories a preference moved away from the plugin found first (docs/plugin-abi.md).
+    if (!report.discovery->displaced.empty()) {
+      Json displaced = Json::array();
+      for (const auto& d : report.discovery->displaced) displaced.push_back(displacement_json(d));
+      j["displaced"] = std::move(displaced);
+    }
   }
   Json unhandled = Json::array();
   for (const auto& u : report.unhandled) unhandled.push_back(u);

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #define LOUPE_ABI_MAJOR 1
-#define LOUPE_ABI_MINOR 1
+#define LOUPE_ABI_MINOR 2
 
 /* Name of the single exported entry point. */
 #define LOUPE_PLUGIN_ENTRY_SYMBOL "loupe_plugin_entry"
@@ -174,9 +174,9 @@ typedef struct loupe_analyze_request {
   /* The category to analyze: one of the descriptor's categories, or (ABI 1.1) a manifest
    * category routed to this plugin by one of its skills or because it is the fallback. */
   const char* category;
-  int32_t scope;        /* LOUPE_SCOPE_* */
-  int32_t compat;       /* LOUPE_COMPAT_* */
-  int32_t workload;     /* LOUPE_WORKLOAD_* */
+  int32_t scope;    /* LOUPE_SCOPE_* */
+  int32_t compat;   /* LOUPE_COMPAT_* */
+  int32_t workload; /* LOUPE_WORKLOAD_* */
 } loupe_analyze_request;
 
 /* Analyze one category. Must not throw or longjmp; returns LOUPE_OK or LOUPE_ERROR. */
@@ -214,6 +214,14 @@ typedef struct loupe_plugin_descriptor {
   const char* const* skills;
   size_t skill_count;
   uint32_t flags; /* LOUPE_PLUGIN_* */
+  /* ---- ABI 1.2 ---- */
+  /* Categories it contributes findings to beside their primary analyzer (docs/plugin-abi.md,
+   * "Contributing analyzers"): it runs for each of them that the run analyzes, after the primary,
+   * and writes category_findings/<cat>.<name>_findings.md. Contributing claims nothing: any
+   * number of plugins may contribute to one category. With ABI 1.2, `categories` may be empty
+   * when `contributes` is not. */
+  const char* const* contributes;
+  size_t contribute_count;
 } loupe_plugin_descriptor;
 
 /* The entry point. Returns NULL when the plugin cannot work with this host. Must not throw. */

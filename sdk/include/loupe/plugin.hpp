@@ -11,6 +11,9 @@
 //     // Optional (ABI 1.1): manifest skills it serves, and whether it is its tier's fallback.
 //     static constexpr std::array<const char*, 1> skills{"my-analyzer"};
 //     static constexpr bool fallback = false;
+//     // Optional (ABI 1.2): categories it adds findings to beside their primary analyzer
+//     // (`categories` may then be empty: std::array<const char*, 0>).
+//     static constexpr std::array<const char*, 1> contributes{"gemm"};
 //     void analyze(loupe::AnalysisContext& ctx);   // may throw
 //   };
 //   LOUPE_REGISTER_PLUGIN(MyAnalyzer)
@@ -102,6 +105,12 @@ concept DeclaresFallback = requires {
 };
 
 template <class Analyzer>
+concept DeclaresContributes = requires {
+  Analyzer::contributes.data();
+  Analyzer::contributes.size();
+};
+
+template <class Analyzer>
 loupe_status analyze_trampoline(const loupe_analyze_request* request) noexcept {
   if (request == nullptr || request->host == nullptr) return LOUPE_EINVAL;
   try {
@@ -131,7 +140,7 @@ const loupe_plugin_descriptor* entry(const loupe_host_info* host) noexcept {
     d.version = Analyzer::version;
     d.description = Analyzer::description;
     d.tier = static_cast<int32_t>(Analyzer::tier);
-    d.categories = Analyzer::categories.data();
+    d.categories = Analyzer::categories.size() == 0 ? nullptr : Analyzer::categories.data();
     d.category_count = Analyzer::categories.size();
     d.reads = Analyzer::reads.size() == 0 ? nullptr : Analyzer::reads.data();
     d.read_count = Analyzer::reads.size();
@@ -142,6 +151,10 @@ const loupe_plugin_descriptor* entry(const loupe_host_info* host) noexcept {
     }
     if constexpr (DeclaresFallback<Analyzer>) {
       d.flags = Analyzer::fallback ? LOUPE_PLUGIN_FALLBACK : 0u;
+    }
+    if constexpr (DeclaresContributes<Analyzer>) {
+      d.contributes = Analyzer::contributes.size() == 0 ? nullptr : Analyzer::contributes.data();
+      d.contribute_count = Analyzer::contributes.size();
     }
     return d;
   }();

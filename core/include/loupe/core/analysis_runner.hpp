@@ -38,6 +38,7 @@ struct AnalyzeOptions {
 struct CategoryOutcome {
   std::string category;
   RouteReason routed_by = RouteReason::Category;
+  CategoryRole role = CategoryRole::Primary;
   findings::Status status = findings::Status::Error;
   std::string message;             // why, for ERROR / NO_DATA
   std::string truncated;           // what of the plugin's output the host dropped or cut, or ""
@@ -74,11 +75,13 @@ struct AnalyzeReport {
 struct PlannedCategory {
   std::string name;
   RouteReason routed_by = RouteReason::Category;
+  CategoryRole role = CategoryRole::Primary;
 };
 
 // The plugins to run, in dependency order, each with the categories it should analyze: the ones
 // it names first (in its own order), then those routed to it by skill or as fallback (in the
-// manifest's order).
+// manifest's order), then those it contributes to (ABI 1.2, in the manifest's order; a plugin
+// runs after the primary analyzers of the categories it contributes to).
 struct PlannedRun {
   const PluginInfo* plugin = nullptr;
   std::vector<PlannedCategory> categories;

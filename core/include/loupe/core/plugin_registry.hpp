@@ -38,6 +38,7 @@ struct PluginInfo {
   std::vector<std::string> reads;
   std::vector<std::string> skills;  // manifest skills it serves (ABI 1.1)
   bool fallback = false;            // serves its tier's categories that nobody claims (ABI 1.1)
+  std::vector<std::string> contributes;  // categories it adds findings to (ABI 1.2)
 };
 
 enum class PluginState {
@@ -59,6 +60,12 @@ struct Route {
   RouteReason reason = RouteReason::Category;
 };
 
+// What a plugin's run of one category is (docs/plugin-abi.md, "Contributing analyzers").
+enum class CategoryRole {
+  Primary,       // writes <cat>_metrics.json and <cat>_findings.md
+  Contributing,  // adds <cat>.<plugin>_metrics.json and <cat>.<plugin>_findings.md beside them
+};
+
 // One file of the search path and what became of it.
 struct FoundPlugin {
   std::filesystem::path path;
@@ -69,15 +76,37 @@ struct FoundPlugin {
   std::string shadowed_by;  // for Shadowed: the plugin that keeps the name/category
 };
 
+// A user's choice of primary analyzer (docs/plugin-abi.md, "Choosing the primary"):
+// `--prefer PLUGIN[:CATEGORY,...]` or an entry of the configuration file.
+struct Preference {
+  std::string plugin;
+  std::vector<std::string> categories;  // empty: every category the plugin names
+  std::string source;                   // "--prefer" or the configuration file's path
+};
+
+// A category taken from the plugin found first by a preference for a later one.
+struct Displacement {
+  std::string category;
+  std::string plugin;  // the displaced plugin (keeps its other categories)
+  std::filesystem::path path;
+  std::string preferred;  // the plugin that analyzes the category instead
+  std::string source;     // where the preference came from
+};
+
 struct PluginSet {
   std::vector<PluginInfo> plugins;                  // the Loaded ones, in precedence order
   std::vector<FoundPlugin> found;                   // every file looked at, in search order
   std::vector<std::filesystem::path> missing_dirs;  // explicit or $LOUPE_PLUGIN_PATH dirs absent
+  std::vector<Displacement> displaced;              // categories moved by preferences
+  // Preferences that cannot be honoured ("<source>: why"): a usage error, before any work.
+  std::vector<std::string> preference_errors;
 
   // The plugin that names a category, or nullptr.
   const PluginInfo* find_by_category(const std::string& category) const;
   // The plugin that declares a manifest skill, or nullptr.
   const PluginInfo* find_by_skill(const std::string& skill) const;
+  // The plugins that contribute to a category (ABI 1.2), in precedence order.
+  std::vector<const PluginInfo*> contributors(const std::string& category) const;
   // The fallback plugin of a tier, or nullptr.
   const PluginInfo* fallback(Tier tier) const;
   // Who analyzes a category: by name, then by the manifest skill (empty: none), then the
@@ -90,6 +119,7 @@ struct PluginSet {
 struct DiscoveryOptions {
   bool isolate = true;  // probe each file in a sandboxed child (false: in this process)
   std::chrono::milliseconds timeout{std::chrono::seconds(10)};  // per file
+  std::vector<Preference> preferences;  // who is primary where the first-found rule would differ
 };
 
 // Directories to search, in precedence order: the bundled plugins next to the executable
@@ -112,5 +142,6 @@ const char* to_string(PluginState state);
 const char* to_string(SearchOrigin origin);
 const char* to_string(Tier tier);
 const char* to_string(RouteReason reason);
+const char* to_string(CategoryRole role);
 
 }  // namespace loupe::core

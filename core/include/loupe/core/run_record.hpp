@@ -10,6 +10,8 @@ namespace loupe::core {
 
 // One plugin file of the search path as loupe_run.json and `loupe plugins --json` list it.
 Json found_plugin_json(const FoundPlugin& found);
+// The record of a category a preference moved away from its first-found plugin.
+Json displacement_json(const Displacement& displaced);
 
 std::string run_record_json(const Model& model, const AnalyzeReport& report,
                             const AnalyzeOptions& options);

@@ -27,6 +27,11 @@ struct ReportCategory {
   std::string message;        // why, for ERROR / NO_DATA
   std::string findings_path;  // relative to the output directory
   std::string markdown;       // the rendered findings file ("" when there is none)
+  // A contributing analyzer's findings (docs/plugin-abi.md, "Contributing analyzers"): shown in
+  // their own section with the plugin's name and version, numbered from findings.json.
+  bool contributing = false;
+  std::string plugin;
+  std::string plugin_version;
 };
 
 struct PlatformPeaks {
