@@ -449,6 +449,176 @@ TEST_CASE("a GPU-graph capture trace is reported as a capture", "[trace][cli][wi
   CHECK(run["window"]["graph_launches"].GetInt64() == 0);
 }
 
+namespace {
+
+// Five ProfilerSteps on host thread 100: a 3 ms warm-up, three of 1 ms and one of 1.6 ms; each
+// holds an aten::relu launching one 100 µs kernel 50 µs into the step.
+std::string five_steps_trace() {
+  std::string events;
+  const int starts[] = {0, 3000, 4000, 5000, 6000};
+  const int durs[] = {3000, 1000, 1000, 1000, 1600};
+  for (int i = 0; i < 5; ++i) {
+    const std::string n = std::to_string(i + 1), t = std::to_string(starts[i]);
+    const std::string launch = std::to_string(starts[i] + 50);
+    const std::string kts = std::to_string(starts[i] + 60);
+    if (i > 0) events += ",";
+    events += R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)" + n +
+              R"(","pid":100,"tid":100,"ts":)" + t + R"(,"dur":)" + std::to_string(durs[i]) + "},";
+    events += R"({"ph":"X","cat":"cpu_op","name":"aten::relu","pid":100,"tid":100,"ts":)" +
+              std::to_string(starts[i] + 40) + R"(,"dur":20,"args":{"External id":)" + n + "}},";
+    events +=
+        R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":)" +
+        launch + R"(,"dur":5,"args":{"correlation":)" + n + R"(,"External id":)" + n + "}},";
+    events += R"({"ph":"X","cat":"kernel","name":"relu_kernel","pid":0,"tid":7,"ts":)" + kts +
+              R"(,"dur":100,"args":{"correlation":)" + n + R"(,"stream":7,"device":0}},)";
+    events += R"({"ph":"s","id":)" + n + R"(,"pid":100,"tid":100,"ts":)" + launch +
+              R"(,"cat":"ac2g","name":"ac2g"},)";
+    events += R"({"ph":"f","id":)" + n + R"(,"pid":0,"tid":7,"ts":)" + kts +
+              R"(,"cat":"ac2g","name":"ac2g","bp":"e"})";
+  }
+  return loupe::test::trace::wrap_events(events);
+}
+
+}  // namespace
+
+TEST_CASE("the steps of a trace: table, warm-up, variation finding, in every output",
+          "[trace][cli][steps]") {
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "steps.json";
+  loupe::test::write_text(trace, five_steps_trace());
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+
+  const auto findings = parse_file(out / "findings.json");
+  REQUIRE(findings.HasMember("steps"));
+  const auto& steps = findings["steps"];
+  CHECK(std::string(steps["source"].GetString()) == "profiler_step");
+  CHECK(steps["count"].GetInt64() == 5);
+  CHECK(steps["warmup_steps"].GetInt64() == 1);
+  REQUIRE(steps["table"].Size() == 5);
+  CHECK(steps["table"][0]["warmup"].GetBool());
+  CHECK(steps["table"][1]["step_ms"].GetDouble() == 1.0);
+  CHECK(steps["table"][1]["busy_ms"].GetDouble() == 0.1);
+  CHECK(steps["table"][1]["host_ms"].GetDouble() == 0.02);  // the aten::relu
+  CHECK(steps["aggregate"]["steps"].GetInt64() == 4);
+  CHECK(steps["aggregate"]["median_step_ms"].GetDouble() == 1.0);
+  CHECK(steps["variation"]["significant"].GetBool());
+  CHECK(steps["variation"]["excess_ms"].GetDouble() == 0.6);
+  CHECK(std::string(steps["variation"]["slow_steps"][0].GetString()) == "ProfilerStep#5");
+  // Every member the schema requires (docs/schemas/run_findings.schema.json).
+  rapidjson::Document schema;
+  schema.Parse(loupe::test::read_text(loupe::test::bundled_data_dir().parent_path().parent_path() /
+                                      "docs/schemas/run_findings.schema.json")
+                   .c_str());
+  REQUIRE(schema.IsObject());
+  const auto& props = schema["properties"]["steps"];
+  for (const auto& key : props["required"].GetArray()) CHECK(steps.HasMember(key.GetString()));
+  for (const auto& key : props["properties"]["table"]["items"]["required"].GetArray()) {
+    CHECK(steps["table"][0].HasMember(key.GetString()));
+  }
+
+  // The variation is a ranked, measured finding of 0.6 ms beyond the median (high end).
+  bool found = false;
+  for (const auto& f : findings["findings"].GetArray()) {
+    if (std::string(f["title"].GetString()).rfind("Step time varies", 0) != 0) continue;
+    found = true;
+    CHECK(std::string(f["evidence"].GetString()) == "measured");
+    CHECK(f["stated_saving_ms"]["high"].GetDouble() == Approx(0.6));
+  }
+  CHECK(found);
+
+  const std::string md = loupe::test::read_text(out / "analysis.md");
+  CHECK_THAT(md, Catch::Contains("## Steps") &&
+                     Catch::Contains("| ProfilerStep#1 (warm-up) | 3.000 |") &&
+                     Catch::Contains("1 of 4 steady steps exceed the median (1.000 ms)") &&
+                     Catch::Contains("Step time varies: 1 of 4 steps"));
+  CHECK(run_loupe({"validate", "--report", out.string()}).exit_code == 0);
+  CHECK_THAT(loupe::test::read_text(out / "report.html"),
+             Catch::Contains("<section id=\"steps\"><h2>Steps</h2>"));
+
+  // Compat mode keeps TraceLens's files: no steps block, section or finding.
+  const fs::path compat = tmp.path() / "compat";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", compat.string(), "--compat",
+                     "tracelens", "-q"})
+              .exit_code == 0);
+  CHECK_FALSE(parse_file(compat / "findings.json").HasMember("steps"));
+  const std::string compat_md = loupe::test::read_text(compat / "analysis.md");
+  CHECK_THAT(compat_md, !Catch::Contains("## Steps") && !Catch::Contains("Step time varies"));
+}
+
+TEST_CASE("the allocator's memory timeline: csv, findings.json, analysis.md, report.html",
+          "[trace][cli][memory]") {
+  // The sample trace's events plus three allocator events on cuda:0 inside its aten::relu:
+  // 1 MiB, 3 MiB (the peak: 4 MiB allocated, 8 MiB reserved), then the 1 MiB freed.
+  std::string events;
+  const auto mem = [](int ts, int addr, long long bytes, long long allocated) {
+    return R"({"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":100,"tid":100,"ts":)" +
+           std::to_string(ts) + R"(,"args":{"Addr":)" + std::to_string(addr) + R"(,"Bytes":)" +
+           std::to_string(bytes) + R"(,"Total Allocated":)" + std::to_string(allocated) +
+           R"(,"Total Reserved":8388608,"Device Id":0,"Device Type":1}})";
+  };
+  events =
+      R"({"ph":"X","cat":"cpu_op","name":"aten::relu","pid":100,"tid":100,"ts":100,"dur":50,"args":{"External id":1}},)"
+      R"({"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":100,"ts":110,"dur":5,"args":{"correlation":5,"External id":1}},)"
+      R"({"ph":"X","cat":"kernel","name":"relu_kernel","pid":0,"tid":7,"ts":160,"dur":20,"args":{"correlation":5,"stream":7,"device":0}},)"
+      R"({"ph":"s","id":5,"pid":100,"tid":100,"ts":110,"cat":"ac2g","name":"ac2g"},)"
+      R"({"ph":"f","id":5,"pid":0,"tid":7,"ts":160,"cat":"ac2g","name":"ac2g","bp":"e"},)" +
+      mem(101, 16, 1048576, 1048576) + "," + mem(102, 32, 3145728, 4194304) + "," +
+      mem(120, 16, -1048576, 3145728);
+  loupe::test::TempDir tmp;
+  const fs::path trace = tmp.path() / "memory.json";
+  loupe::test::write_text(trace, loupe::test::trace::wrap_events(events));
+  const fs::path out = tmp.path() / "out";
+  const auto r = run_loupe({"analyze", "--trace", trace.string(), "-o", out.string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const std::string csv = loupe::test::read_text(out / "perf_report_csvs/memory_timeline.csv");
+  CHECK(csv ==
+        "device,ts_ns,allocated_bytes,reserved_bytes,bytes,op\n"
+        "cuda:0,101000,1048576,8388608,1048576,aten::relu\n"
+        "cuda:0,102000,4194304,8388608,3145728,aten::relu\n"
+        "cuda:0,120000,3145728,8388608,-1048576,aten::relu\n");
+  const auto findings = parse_file(out / "findings.json");
+  REQUIRE(findings.HasMember("memory"));
+  const auto& memory = findings["memory"];
+  CHECK(memory["allocator_events"].GetInt64() == 3);
+  REQUIRE(memory["devices"].Size() == 1);
+  const auto& dev = memory["devices"][0];
+  CHECK(dev["peak_allocated_bytes"].GetInt64() == 4194304);
+  CHECK(dev["peak_reserved_bytes"].GetInt64() == 8388608);
+  CHECK(std::string(dev["live_at_peak"][0]["op"].GetString()) == "aten::relu");
+  CHECK(dev["live_at_peak"][0]["bytes"].GetInt64() == 4194304);
+  rapidjson::Document schema;
+  schema.Parse(loupe::test::read_text(loupe::test::bundled_data_dir().parent_path().parent_path() /
+                                      "docs/schemas/run_findings.schema.json")
+                   .c_str());
+  REQUIRE(schema.IsObject());
+  for (const auto& key : schema["properties"]["memory"]["required"].GetArray()) {
+    CHECK(memory.HasMember(key.GetString()));
+  }
+  for (const auto& key :
+       schema["properties"]["memory"]["properties"]["devices"]["items"]["required"].GetArray()) {
+    CHECK(dev.HasMember(key.GetString()));
+  }
+  CHECK_THAT(loupe::test::read_text(out / "analysis.md"),
+             Catch::Contains("## Memory") && Catch::Contains("| cuda:0 | 0.004 |"));
+  CHECK(run_loupe({"validate", "--report", out.string()}).exit_code == 0);
+  CHECK_THAT(
+      loupe::test::read_text(out / "report.html"),
+      Catch::Contains("<section id=\"memory\"><h2>Memory</h2>") && Catch::Contains("<polyline"));
+
+  // Compat mode stays TraceLens's: no memory_timeline.csv, block or section.
+  const fs::path compat = tmp.path() / "compat";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", compat.string(), "--compat",
+                     "tracelens", "-q"})
+              .exit_code == 0);
+  CHECK_FALSE(fs::exists(compat / "perf_report_csvs/memory_timeline.csv"));
+  CHECK_FALSE(parse_file(compat / "findings.json").HasMember("memory"));
+  CHECK_THAT(loupe::test::read_text(compat / "analysis.md"), !Catch::Contains("## Memory"));
+}
+
 TEST_CASE("a host-to-device copy is judged against the host link, not HBM", "[trace][cli]") {
   // A relu kernel of 9 ms and a pageable copy of 10 MB taking 1 ms (10 GB/s, 15.6 % of the
   // H100's 64 GB/s link; 10 % of the run).

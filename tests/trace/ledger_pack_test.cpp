@@ -33,6 +33,7 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
   std::size_t with_owners = 0;
   std::size_t step_checked = 0;
   std::size_t captures = 0;
+  std::size_t with_steps = 0;
   std::size_t combined = 0;
   for (const auto& trace : traces) {
     INFO(trace.string());
@@ -53,6 +54,12 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
       CHECK(doc["findings"].Size() == 0);
       CHECK(doc.HasMember("capture_findings"));
       ++captures;
+    }
+    // Every analyzed trace states its steps, or that it has none (docs/report.md, "Steps").
+    REQUIRE(doc.HasMember("steps"));
+    if (std::string(doc["steps"]["source"].GetString()) != "none") {
+      CHECK(doc["steps"]["count"].GetInt64() >= 1);
+      ++with_steps;
     }
     const double run_ms = ledger["run_time_ms"].IsNumber() ? ledger["run_time_ms"].GetDouble() : 0;
     std::set<std::int64_t> owned;
@@ -130,4 +137,5 @@ TEST_CASE("the time ledger holds on every trace of the pack", "[ledger][pack]") 
   CHECK(step_checked >= 40);  // and the step-time check most of their findings
   CHECK(combined >= 15);      // and a combined answer on most traces
   CHECK(captures >= 2);       // the pack's vLLM capture traces: nothing ranked
+  CHECK(with_steps >= 19);    // ProfilerStep annotations or serving step labels
 }

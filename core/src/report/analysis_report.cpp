@@ -8,8 +8,10 @@
 #include <sstream>
 
 #include "findings_blocks.hpp"
+#include "loupe/core/report/memory_report.hpp"
 #include "loupe/core/report/recording_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
+#include "loupe/core/report/steps_report.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
 
@@ -152,6 +154,8 @@ class ReportWriter {
     executive_summary();
     warnings();
     out_ << recording_report_markdown(in_.recording);
+    out_ << steps_report_markdown(in_.steps);
+    out_ << memory_report_markdown(in_.memory);
     if (!in_.serving.is_null()) out_ << serving_report_markdown(in_.serving);
     compute_section();
     fusion_section();

@@ -4,7 +4,9 @@
 #include <optional>
 #include <sstream>
 
+#include "loupe/core/report/memory_report.hpp"
 #include "loupe/core/report/recording_report.hpp"
+#include "loupe/core/report/steps_report.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
@@ -126,6 +128,8 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
   }
 
   o << recording_report_html(in.recording);
+  o << steps_report_html(in.steps);
+  o << memory_report_html(in.memory);
   if (!plot_svg.empty()) {
     o << "<section id=\"plot\"><h2>GPU time by category</h2>\n";
     const auto start = plot_svg.find("<svg");

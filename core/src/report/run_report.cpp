@@ -190,6 +190,8 @@ void write_run_report(const Model& model, AnalyzeReport& report,
   if (const Json* serving = report.run_findings.find("serving")) input.serving = *serving;
   if (compat != Compat::TraceLens) input.run_findings = report.run_findings;
   if (const Json* recording = report.run_findings.find("recording")) input.recording = *recording;
+  if (const Json* steps = report.run_findings.find("steps")) input.steps = *steps;
+  if (const Json* memory = report.run_findings.find("memory")) input.memory = *memory;
   const std::string title = (info.model == kCannotInfer ? std::string("Workload") : info.model) +
                             " - " + (input.platform.name.empty() ? "GPU" : input.platform.name) +
                             ": GPU time by category";

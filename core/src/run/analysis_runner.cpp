@@ -11,11 +11,13 @@
 #include "loupe/core/category_finalizer.hpp"
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/plugin_executor.hpp"
+#include "loupe/core/report/memory_report.hpp"
 #include "loupe/core/report/priority_data.hpp"
 #include "loupe/core/report/recording_report.hpp"
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/report/run_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
+#include "loupe/core/report/steps_report.hpp"
 #include "loupe/core/run_record.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "workload_detection.hpp"
@@ -95,6 +97,14 @@ void set_aside_capture_findings(Json& run_findings) {
   }
 }
 
+// The platform's device memory in GiB (its metadata's memory_gb), 0 when unknown.
+double platform_memory_gib(const Model& model) {
+  const auto* meta = model.document("metadata/cpu_idle_metadata.json");
+  if (meta == nullptr || !meta->IsObject()) return 0.0;
+  const auto it = meta->FindMember("memory_gb");
+  return it != meta->MemberEnd() && it->value.IsNumber() ? it->value.GetDouble() : 0.0;
+}
+
 // findings.json: every finding of the run in one ranked, versioned document
 // (docs/findings-schema.md).
 void write_run_findings(const Model& model, AnalyzeReport& report,
@@ -113,6 +123,21 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
                                             report.workload_evidence);
         !block.is_null()) {
       report.run_findings["recording"] = std::move(block);
+    }
+  }
+  // The steps (docs/report.md, "Steps"): default mode, raw trace only.
+  if (const auto* steps = model.document("trace/steps.json");
+      steps != nullptr && compat != Compat::TraceLens) {
+    if (Json block = steps_report_block_from_document(to_owned_json(*steps)); !block.is_null()) {
+      report.run_findings["steps"] = std::move(block);
+    }
+  }
+  // Device memory (docs/report.md, "Memory"): default mode, raw trace only.
+  if (const auto* memory = model.document("trace/memory.json");
+      memory != nullptr && compat != Compat::TraceLens) {
+    if (Json block = memory_report_block(to_owned_json(*memory), platform_memory_gib(model));
+        !block.is_null()) {
+      report.run_findings["memory"] = std::move(block);
     }
   }
   set_aside_capture_findings(report.run_findings);

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "loupe/python_format.hpp"
+#include "queue_evidence.hpp"
 
 namespace loupe::cpu_idle {
 
@@ -59,6 +60,8 @@ AnalysisOutput run_analysis(const Utilization& u, TraceInputs trace,
   std::vector<Candidate> cands;
   Json kernel_analysis = u.kernel_analysis;
   const std::optional<RecordingWindow> window = trace.window;
+  const std::optional<StepVariation> variation = trace.variation;
+  std::optional<QueueEvidence> queue;
   if (trace.present) {
     // Default mode: one analysis window for the run (docs/report.md, "Recording window"); the
     // GPU work outside it is reported, never attributed.
@@ -66,6 +69,7 @@ AnalysisOutput run_analysis(const Utilization& u, TraceInputs trace,
     if (!options.compat) kernel_analysis = trace_kernel_analysis(trace.ops);
     breakdown = attribute_idle(std::move(trace.ops), std::move(trace.calls));
     cands = candidates(*breakdown);
+    if (!options.compat) queue = queue_evidence(*breakdown);
   }
 
   AnalysisOutput out;
@@ -87,6 +91,7 @@ AnalysisOutput run_analysis(const Utilization& u, TraceInputs trace,
     if (breakdown && window) {
       m["idle_breakdown"]["outside_window"] = outside_window_json(*window);
     }
+    if (queue) m["idle_breakdown"]["queue"] = queue_evidence_json(*queue);
     m["impact_estimates"] = breakdown ? estimates_json(cands) : Json::array();
     out.metrics = std::move(m);
   }
@@ -95,6 +100,8 @@ AnalysisOutput run_analysis(const Utilization& u, TraceInputs trace,
   fin.breakdown = breakdown ? &*breakdown : nullptr;
   fin.candidates = &cands;
   fin.window = breakdown && window && !options.compat ? &*window : nullptr;
+  fin.queue = queue ? &*queue : nullptr;
+  fin.variation = variation && breakdown && !options.compat ? &*variation : nullptr;
   fin.compat = options.compat;
   fin.scope = options.scope;
   out.findings = build_findings(fin);

@@ -266,7 +266,8 @@ std::string sync_action(const SyncSource& s) {
          "launching while the copy runs.";
 }
 
-fd::Recommendation card(const Candidate& c, const Breakdown& b, bool compat) {
+fd::Recommendation card(const Candidate& c, const Breakdown& b, const QueueEvidence* q,
+                        bool compat) {
   fd::Recommendation r;
   r.title = title(c.mechanism);
   const Gap* top = largest_gap_of(b, c.mechanism);
@@ -300,6 +301,11 @@ fd::Recommendation card(const Candidate& c, const Breakdown& b, bool compat) {
                ? ", " + std::to_string(b.graph_launches) + " came from graph replays."
                : std::string(".")) +
           largest;
+      if (q != nullptr && q->evaluated) {
+        r.insight += " The launch queue (ops launched but not started) was empty for " +
+                     fixed(q->empty_percent(), 1) + "% of the GPU span (mean depth " +
+                     fixed(q->mean_depth, 2) + "): the GPU ran out of launched work.";
+      }
       if (b.graph_launches > 0) {
         r.action =
             "The step already replays a GPU graph; capture the ops still launched "
@@ -350,6 +356,11 @@ fd::Recommendation card(const Candidate& c, const Breakdown& b, bool compat) {
                  ? std::string()
                  : " (" + short_stack(top->stream_wait->op_stack) + ")") +
             ": that event is the likely dependency.";
+      }
+      if (q != nullptr && q->evaluated) {
+        r.insight += " Ops were queued during " + fixed(q->idle_queued_percent(), 1) +
+                     "% of the idle time (mean queue depth " + fixed(q->mean_depth, 2) +
+                     " over the GPU span): the queue was fed, so this is not launch overhead.";
       }
       r.action =
           "Find the event or stream wait that holds the queued ops (the op after the gap "
@@ -545,7 +556,7 @@ fd::Document build_findings(const FindingsInput& in) {
                                     " ms, the measured idle time of this mechanism, impact_score " +
                                     dump_python_json(c->impact_high, -1)}};
       }
-      add_card(doc, card(*c, *in.breakdown, in.compat), std::move(d));
+      add_card(doc, card(*c, *in.breakdown, in.queue, in.compat), std::move(d));
     }
   } else if (in.compat) {
     // TraceLens's validator rejects a system file without cards.
@@ -563,6 +574,10 @@ fd::Document build_findings(const FindingsInput& in) {
              " ms). No recommendation is made.";
     }
     doc.sections.push_back({"Outcome", {fd::paragraph(text)}});
+  }
+  if (in.variation != nullptr && in.breakdown != nullptr) {
+    auto [rec, detail] = step_variation_card(*in.variation, in.breakdown->span_ns);
+    add_card(doc, std::move(rec), std::move(detail));
   }
   return doc;
 }

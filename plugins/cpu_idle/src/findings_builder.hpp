@@ -9,6 +9,7 @@
 #include "gap_attribution.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/vocabulary.hpp"
+#include "queue_evidence.hpp"
 #include "recommendations.hpp"
 #include "utilization.hpp"
 
@@ -18,7 +19,9 @@ struct FindingsInput {
   const Utilization* utilization = nullptr;
   const Breakdown* breakdown = nullptr;  // null: no raw trace
   const std::vector<Candidate>* candidates = nullptr;
-  const RecordingWindow* window = nullptr;  // null: no window view (every op analyzed)
+  const RecordingWindow* window = nullptr;   // null: no window view (every op analyzed)
+  const QueueEvidence* queue = nullptr;      // null: compat mode or no raw trace
+  const StepVariation* variation = nullptr;  // default mode: significant step variation
   bool compat = false;
   Scope scope = Scope::Standalone;
 };

@@ -90,6 +90,9 @@ class CpuIdleAnalyzer {
                    {"kind", "name", "tid", "ts_ns", "dur_ns", "op_name", "op_stack"});
     auto trace = ci::read_trace_inputs(gpu ? &*gpu : nullptr, calls ? &*calls : nullptr);
     trace.window = read_window(model.document(ci::kRecordingWindowView));
+    if (const loupe::JsonView steps = model.document(ci::kStepsView)) {
+      trace.variation = ci::read_step_variation(steps.to_json());
+    }
     const ci::AnalysisOutput out =
         ci::run_analysis(ci::read_utilization(model), std::move(trace), options);
     if (out.error) ctx.log(loupe::LogLevel::Error, out.findings.message);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gap_attribution.hpp"
+#include "step_variation.hpp"
 
 namespace loupe::cpu_idle {
 
@@ -47,7 +48,8 @@ struct TraceInputs {
   std::string problem;   // a view is malformed: "<file>: <problem>"
   std::vector<GpuOp> ops;
   std::vector<HostCall> calls;
-  std::optional<RecordingWindow> window;  // nullopt: no window view (every op is analyzed)
+  std::optional<RecordingWindow> window;   // nullopt: no window view (every op is analyzed)
+  std::optional<StepVariation> variation;  // trace/steps.json names slow steps
 };
 
 // Drops the ops starting outside the window (they were counted in it as outside work).

@@ -9,9 +9,12 @@
 #include "findings_builder.hpp"
 #include "gap_attribution.hpp"
 #include "inline_trace.hpp"
+#include "loupe/core/json_convert.hpp"
 #include "loupe/core/prepare/trace_views.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "queue_evidence.hpp"
 #include "recommendations.hpp"
+#include "step_variation.hpp"
 #include "trace_inputs.hpp"
 
 namespace ci = loupe::cpu_idle;
@@ -340,4 +343,82 @@ TEST_CASE("cpu_idle analyzes the recording window only", "[cpu_idle][attribution
   CHECK(outside.find("before")->find("span_ms")->as_double() == 0.1);
   CHECK(outside.find("before")->find("busy_ms")->as_double() == 0.016);
   CHECK(outside.find("after")->find("ops")->as_int() == 0);
+}
+
+TEST_CASE("cpu_idle: the launch queue is evidence in the idle cards", "[cpu_idle][findings]") {
+  auto in = inputs_of(constructed_trace());
+  const ci::Breakdown b = ci::attribute_idle(std::move(in.ops), std::move(in.calls));
+  // Each op waits from the end of its 2 µs launch call to its start: k2..k5 8 µs each, k6 58 µs
+  // inside the 5.6 ms span (k1's wait ends when the span starts); never two at once.
+  const ci::QueueEvidence q = ci::queue_evidence(b);
+  CHECK(q.evaluated);
+  CHECK(q.span_ns == 5'600'000);
+  CHECK(q.empty_ns == 5'510'000);
+  CHECK(q.max_depth == 1);
+  CHECK(q.mean_depth == Approx(90.0 / 5600.0));
+  CHECK(q.idle_ns == 5'540'000);
+  CHECK(q.idle_queued_ns == 90'000);
+  const auto json = ci::queue_evidence_json(q);
+  CHECK(json.find("empty_percent_of_span")->as_double() == 98.4);
+  CHECK(json.find("queued_percent_of_idle")->as_double() == 1.6);
+
+  const auto cands = ci::candidates(b);
+  ci::Utilization u;
+  u.total_time_ms = loupe::Json(5.6);
+  u.idle_time_ms = loupe::Json(5.54);
+  u.idle_percent = loupe::Json(98.93);
+  u.idle_flagged = true;
+  ci::FindingsInput fin;
+  fin.utilization = &u;
+  fin.breakdown = &b;
+  fin.candidates = &cands;
+  fin.queue = &q;
+  const auto doc = ci::build_findings(fin);
+  REQUIRE(doc.recommendations.size() == 4);
+  CHECK_THAT(doc.recommendations[3].insight,
+             Catch::Contains("The launch queue (ops launched but not started) was empty for "
+                             "98.4% of the GPU span (mean depth 0.02)"));
+}
+
+TEST_CASE("cpu_idle: a step slower than the noise is a finding, steady steps are not",
+          "[cpu_idle][findings]") {
+  // Five ProfilerSteps: a 300 µs warm-up, three of 100 µs and one of 160 µs, one kernel each.
+  const auto steps_doc = [](double last) {
+    std::string e;
+    const double starts[] = {0, 300, 400, 500, 600};
+    const double durs[] = {300, 100, 100, 100, last};
+    for (int i = 0; i < 5; ++i) {
+      e += event("user_annotation", "ProfilerStep#" + std::to_string(i + 1), starts[i], durs[i]);
+      e += op_launch("k" + std::to_string(i), i + 1, starts[i] + 10, starts[i] + 20, 30);
+    }
+    auto loaded = lt::load_trace_bytes(it::trace_document(e));
+    REQUIRE_FALSE(loaded.error.has_value());
+    const auto tree = lt::EventTree::build(loaded.model);
+    const auto views = lp::build_trace_views(loaded.model, tree);
+    REQUIRE(views.steps);
+    return loupe::core::to_owned_json(*views.steps);
+  };
+  const auto v = ci::read_step_variation(steps_doc(160));
+  REQUIRE(v);
+  CHECK(v->steady_steps == 4);
+  CHECK(v->median_ns == 100'000);
+  CHECK(v->threshold_ns == 5'000);
+  REQUIRE(v->slow.size() == 1);
+  CHECK(v->slow[0].name == "ProfilerStep#5");
+  CHECK(v->excess_ns == 60'000);
+  const auto [rec, detail] = ci::step_variation_card(*v, 1'000'000);
+  CHECK(rec.title == "Step time varies: 1 of 4 steps run longer than the median step");
+  REQUIRE(rec.evidence);
+  CHECK(*rec.evidence == loupe::findings::Evidence::Measured);
+  REQUIRE(rec.saving_ms);
+  CHECK(rec.saving_ms->high == Approx(0.06));
+  CHECK(rec.saving_ms->mid == Approx(0.045));
+  CHECK(rec.saving_ms->low == Approx(0.03));
+  REQUIRE(rec.impact);
+  CHECK(loupe::dump_python_json(rec.impact->high, -1) == "6.0");
+  CHECK_THAT(rec.insight, Catch::Contains("the slowest, ProfilerStep#5, takes 0.160 ms"));
+  REQUIRE(detail.data.size() == 1);
+
+  // 104 µs is within 5 % of the median: no finding.
+  CHECK_FALSE(ci::read_step_variation(steps_doc(104)));
 }

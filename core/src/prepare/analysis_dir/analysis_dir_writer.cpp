@@ -17,6 +17,7 @@
 #include "loupe/core/prepare/unified_perf_summary.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
+#include "loupe/core/trace/memory_timeline.hpp"
 #include "metadata_documents.hpp"
 #include "trace2_summary.hpp"
 
@@ -58,6 +59,14 @@ class Pipeline {
     step("computing the GPU timeline");
     const std::string timeline_csv = gpu_timeline_csv_of(model_, tree);
     add(report_dir + "gpu_timeline.csv", timeline_csv);
+    // Default mode: the allocator's memory timeline (docs/report.md, "Memory"); TraceLens writes
+    // no such file, so compat mode has none.
+    if (!options_.compat_tracelens) {
+      const auto memory = trace::build_memory_timeline(model_, tree, trace::StepTable{});
+      if (!memory.devices.empty()) {
+        add(report_dir + "memory_timeline.csv", trace::memory_timeline_csv(memory));
+      }
+    }
 
     ctx_.platform = options_.arch.platform;
     ctx_.arch_spec = options_.arch.spec;

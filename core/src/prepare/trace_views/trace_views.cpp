@@ -9,7 +9,9 @@
 #include "loupe/core/prepare/multi_kernel_data.hpp"
 #include "loupe/core/prepare/serving_summary.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
+#include "loupe/core/trace/memory_timeline.hpp"
 #include "loupe/core/trace/recording_window.hpp"
+#include "loupe/core/trace/step_table.hpp"
 
 namespace loupe::core::prepare {
 namespace {
@@ -288,6 +290,10 @@ TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventT
     views.recording_window =
         parse_json_document(loupe::dump_python_json(trace::recording_window_json(*window), 0));
   }
+  const trace::StepTable steps = trace::build_step_table(model, tree);
+  views.steps = parse_json_document(loupe::dump_python_json(trace::step_table_json(steps), 0));
+  views.memory = parse_json_document(loupe::dump_python_json(
+      trace::memory_timeline_json(trace::build_memory_timeline(model, tree, steps)), 0));
   if (const ServingSummary serving = build_serving_summary(model, tree); !serving.empty()) {
     views.serving_summary =
         parse_json_document(loupe::dump_python_json(serving_summary_json(serving), 0));
@@ -327,6 +333,8 @@ void install_trace_views(Model& model, const TraceViews& views) {
   if (views.recording_window) {
     model.set_document("trace/recording_window.json", views.recording_window);
   }
+  if (views.steps) model.set_document("trace/steps.json", views.steps);
+  if (views.memory) model.set_document("trace/memory.json", views.memory);
   if (views.serving_summary) {
     model.set_document("trace/serving_summary.json", views.serving_summary);
   }

@@ -26,6 +26,11 @@
 //    the GPU ops it owns (docs/findings-schema.md, "Claims").
 //  * "trace/recording_window.json" — the analysis window and the GPU work outside it
 //    (core/include/loupe/core/trace/recording_window.hpp; docs/report.md, "Recording window").
+//  * "trace/steps.json" — the per-step table (core/include/loupe/core/trace/step_table.hpp;
+//    docs/report.md, "Steps"): where each step's time goes, warm-up steps, step-to-step
+//    variation, and what could not be used.
+//  * "trace/memory.json" — the allocator's memory timeline summary
+//    (core/include/loupe/core/trace/memory_timeline.hpp; docs/report.md, "Memory").
 //  * "trace/serving_summary.json" — only when the trace has serving-engine step labels or
 //    GPU-graph launches: the steps, phases and graph replays of serving_summary.hpp.
 //
@@ -55,6 +60,11 @@ struct TraceViews {
   std::shared_ptr<const CsvTable> op_groups;  // null when not prepared
   // trace/recording_window.json (recording_window.hpp); null when the trace has no GPU op.
   std::shared_ptr<const rapidjson::Document> recording_window;
+  // trace/steps.json (step_table.hpp); always built (a trace without steps says so).
+  std::shared_ptr<const rapidjson::Document> steps;
+  // trace/memory.json (memory_timeline.hpp); always built (a trace without allocator events
+  // says so: events 0).
+  std::shared_ptr<const rapidjson::Document> memory;
 };
 
 // The "trace/op_groups.csv" view from the groups the perf report computed.

@@ -65,6 +65,8 @@ struct AnalysisReportInput {
   // terminal, findings.json, report.html and analysis.md); null in compat mode.
   Json run_findings;
   Json recording;  // findings.json's `recording` block (null: no section)
+  Json steps;      // findings.json's `steps` block (null: no section)
+  Json memory;     // findings.json's `memory` block (null: no section)
 };
 
 std::string build_analysis_report(const AnalysisReportInput& input);

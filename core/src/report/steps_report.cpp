@@ -1,0 +1,328 @@
+#include "loupe/core/report/steps_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include "loupe/core/text_escape.hpp"
+#include "loupe/python_format.hpp"
+
+namespace loupe::core {
+
+namespace {
+
+double ms(std::int64_t ns) { return py::round_half_even(static_cast<double>(ns) / 1e6, 3); }
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+const Json& member(const Json& j, const char* key) {
+  static const Json kNull;
+  const Json* v = j.is_object() ? j.find(key) : nullptr;
+  return v == nullptr ? kNull : *v;
+}
+
+double num(const Json& j, const char* key) {
+  const Json& v = member(j, key);
+  return v.is_number() ? v.as_double() : 0.0;
+}
+
+std::int64_t count(const Json& j, const char* key) {
+  const Json& v = member(j, key);
+  return v.is_int() ? v.as_int() : 0;
+}
+
+std::string text(const Json& j, const char* key) {
+  const Json& v = member(j, key);
+  return v.is_string() ? v.as_string() : std::string();
+}
+
+const char* source_text(const std::string& source) {
+  if (source == "profiler_step") return "ProfilerStep annotations";
+  if (source == "serving_label") return "serving-engine step labels";
+  return "none";
+}
+
+Json row_json(const trace::StepRow& s) {
+  Json r = Json::object();
+  r["name"] = s.name;
+  r["step_ms"] = ms(s.step_ns());
+  r["host_ms"] = ms(s.host_ns);
+  r["gpu_ops"] = static_cast<std::int64_t>(s.gpu_ops);
+  r["gpu_span_ms"] = ms(s.gpu_span_ns);
+  r["busy_ms"] = ms(s.busy_ns);
+  r["computation_ms"] = ms(s.computation_ns);
+  r["communication_ms"] = ms(s.communication_ns);
+  r["memcpy_ms"] = ms(s.memcpy_ns);
+  Json idle = Json::object();
+  idle["total_ms"] = ms(s.idle.total());
+  idle["host_ms"] = ms(s.idle.host_ns);
+  idle["sync_ms"] = ms(s.idle.sync_ns);
+  idle["queued_ms"] = ms(s.idle.queued_ns);
+  idle["unlinked_ms"] = ms(s.idle.unlinked_ns);
+  r["idle"] = std::move(idle);
+  Json queue = Json::object();
+  queue["mean"] = py::round_half_even(s.queue_mean, 2);
+  queue["max"] = s.queue_max;
+  queue["empty_percent"] = s.gpu_span_ns > 0
+                               ? py::round_half_even(100.0 * static_cast<double>(s.queue_empty_ns) /
+                                                         static_cast<double>(s.gpu_span_ns),
+                                                     1)
+                               : 0.0;
+  r["queue"] = std::move(queue);
+  r["warmup"] = s.warmup;
+  return r;
+}
+
+double mean_of(const std::vector<const trace::StepRow*>& rows,
+               std::int64_t (*field)(const trace::StepRow&)) {
+  if (rows.empty()) return 0.0;
+  double total = 0.0;
+  for (const auto* r : rows) total += static_cast<double>(field(*r));
+  return py::round_half_even(total / static_cast<double>(rows.size()) / 1e6, 3);
+}
+
+Json aggregate_json(const trace::StepTable& t) {
+  std::vector<const trace::StepRow*> steady;
+  for (const auto& s : t.steps) {
+    if (!s.warmup) steady.push_back(&s);
+  }
+  if (steady.empty()) return nullptr;
+  std::vector<std::int64_t> times;
+  times.reserve(steady.size());
+  for (const auto* s : steady) times.push_back(s->step_ns());
+  std::sort(times.begin(), times.end());
+  const std::size_t n = times.size();
+  const std::int64_t median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  Json a = Json::object();
+  a["steps"] = static_cast<std::int64_t>(n);
+  a["median_step_ms"] = ms(median);
+  a["mean_step_ms"] = mean_of(steady, [](const trace::StepRow& s) { return s.step_ns(); });
+  a["min_step_ms"] = ms(times.front());
+  a["max_step_ms"] = ms(times.back());
+  a["mean_host_ms"] = mean_of(steady, [](const trace::StepRow& s) { return s.host_ns; });
+  a["mean_busy_ms"] = mean_of(steady, [](const trace::StepRow& s) { return s.busy_ns; });
+  a["mean_computation_ms"] =
+      mean_of(steady, [](const trace::StepRow& s) { return s.computation_ns; });
+  a["mean_communication_ms"] =
+      mean_of(steady, [](const trace::StepRow& s) { return s.communication_ns; });
+  a["mean_memcpy_ms"] = mean_of(steady, [](const trace::StepRow& s) { return s.memcpy_ns; });
+  a["mean_idle_ms"] = mean_of(steady, [](const trace::StepRow& s) { return s.idle.total(); });
+  return a;
+}
+
+}  // namespace
+
+Json steps_report_block(const trace::StepTable& t) {
+  Json block = Json::object();
+  block["source"] = trace::to_string(t.source);
+  const auto warmup = static_cast<std::int64_t>(
+      std::count_if(t.steps.begin(), t.steps.end(), [](const auto& s) { return s.warmup; }));
+  block["count"] = static_cast<std::int64_t>(t.steps.size());
+  block["warmup_steps"] = warmup;
+  block["devices"] = static_cast<std::int64_t>(t.devices);
+  block["gpu_ops_outside_steps"] = static_cast<std::int64_t>(t.ops_outside_steps);
+  Json table = Json::array();
+  for (std::size_t i = 0; i < t.steps.size() && i < kStepsInFindings; ++i) {
+    table.push_back(row_json(t.steps[i]));
+  }
+  block["table"] = std::move(table);
+  block["table_omitted"] = static_cast<std::int64_t>(
+      t.steps.size() > kStepsInFindings ? t.steps.size() - kStepsInFindings : 0);
+  block["aggregate"] = aggregate_json(t);
+  if (t.variation) {
+    const trace::StepVariation& v = *t.variation;
+    Json j = Json::object();
+    j["significant"] = v.significant();
+    j["steady_steps"] = static_cast<std::int64_t>(v.steady_steps);
+    j["median_step_ms"] = ms(v.median_ns);
+    j["spread_ms"] = ms(v.spread_ns);
+    j["threshold_ms"] = ms(v.threshold_ns);
+    Json slow = Json::array();
+    for (const std::size_t i : v.slow) slow.push_back(t.steps[i].name);
+    j["slow_steps"] = std::move(slow);
+    j["excess_ms"] = ms(v.excess_ns);
+    block["variation"] = std::move(j);
+  } else {
+    block["variation"] = nullptr;
+  }
+  Json problems = Json::array();
+  for (const auto& p : t.problems) problems.push_back(p);
+  block["not_used"] = std::move(problems);
+  std::string note;
+  if (t.source == trace::StepSource::kNone) {
+    note =
+        "the trace has no ProfilerStep annotation and no serving-engine step label: there is no "
+        "per-step table (record with torch.profiler.schedule and prof.step() to get one)";
+  } else {
+    note = "steps from " + std::string(source_text(trace::to_string(t.source))) +
+           "; warm-up steps are excluded from the aggregates";
+    if (!t.variation) {
+      note += "; step-to-step variation needs at least " +
+              std::to_string(trace::kMinStepsForVariation) + " steady steps";
+    }
+  }
+  block["note"] = note;
+  return block;
+}
+
+Json steps_report_block_from_document(const Json& steps_document) {
+  const auto t = trace::step_table_from_json(steps_document);
+  return t ? steps_report_block(*t) : Json();
+}
+
+namespace {
+
+// The rows the report lists: warm-up and slow steps first, then the others in order.
+std::vector<const Json*> listed_rows(const Json& block) {
+  std::vector<const Json*> rows;
+  const Json& table = member(block, "table");
+  if (!table.is_array()) return rows;
+  std::vector<std::string> slow;
+  for (const Json& s : member(member(block, "variation"), "slow_steps").is_array()
+                           ? member(member(block, "variation"), "slow_steps").as_array()
+                           : Json::Array{}) {
+    if (s.is_string()) slow.push_back(s.as_string());
+  }
+  std::vector<const Json*> first, rest;
+  for (const Json& r : table.as_array()) {
+    const bool marked = (member(r, "warmup").is_bool() && member(r, "warmup").as_bool()) ||
+                        std::find(slow.begin(), slow.end(), text(r, "name")) != slow.end();
+    (marked ? first : rest).push_back(&r);
+  }
+  for (const auto* list : {&first, &rest}) {
+    for (const Json* r : *list) {
+      if (rows.size() < kStepsInReport) rows.push_back(r);
+    }
+  }
+  return rows;
+}
+
+std::string queue_cell(const Json& r) {
+  const Json& q = member(r, "queue");
+  return fixed(num(q, "mean"), 2) + " / " + std::to_string(count(q, "max"));
+}
+
+std::string variation_sentence(const Json& block) {
+  const Json& v = member(block, "variation");
+  if (!v.is_object()) return {};
+  const auto slow = member(v, "slow_steps").is_array() ? member(v, "slow_steps").size() : 0;
+  if (slow == 0) {
+    return "Step time is steady: no steady step exceeds the median (" +
+           fixed(num(v, "median_step_ms"), 3) + " ms) by more than " +
+           fixed(num(v, "threshold_ms"), 3) + " ms.";
+  }
+  return std::to_string(slow) + " of " + std::to_string(count(v, "steady_steps")) +
+         " steady steps exceed the median (" + fixed(num(v, "median_step_ms"), 3) +
+         " ms) by more than " + fixed(num(v, "threshold_ms"), 3) +
+         " ms (3 robust standard deviations, at least 5 % of the median): together " +
+         fixed(num(v, "excess_ms"), 3) + " ms beyond the median.";
+}
+
+}  // namespace
+
+std::string steps_report_markdown(const Json& block) {
+  if (!block.is_object()) return {};
+  std::string out = "## Steps\n\n";
+  if (text(block, "source") == "none") {
+    out +=
+        "The trace has no ProfilerStep annotation and no serving-engine step label: there is "
+        "no per-step table.\n\n";
+  } else {
+    out += std::to_string(count(block, "count")) + " steps from " +
+           source_text(text(block, "source")) + ", " +
+           std::to_string(count(block, "warmup_steps")) +
+           " warm-up (excluded from the aggregates). Idle is the GPU span of the step's work "
+           "minus its busy time, by what ended each gap: the host had not launched the next op "
+           "yet (host), a synchronize call held it (sync), the op was already queued (queued), "
+           "or it has no recorded launch (unlinked). Queue: ops launched but not started, mean "
+           "/ max over the step's GPU span.\n\n";
+    out +=
+        "| Step | Time (ms) | Host (ms) | GPU busy (ms) | Compute (ms) | Comm (ms) | Memcpy (ms) "
+        "| Idle host (ms) | Idle sync (ms) | Idle queued (ms) | Idle unlinked (ms) | Queue |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    const auto rows = listed_rows(block);
+    for (const Json* r : rows) {
+      const Json& idle = member(*r, "idle");
+      const bool warm = member(*r, "warmup").is_bool() && member(*r, "warmup").as_bool();
+      out += "| " + escape_markup(text(*r, "name")) + (warm ? " (warm-up)" : "") + " | " +
+             fixed(num(*r, "step_ms"), 3) + " | " + fixed(num(*r, "host_ms"), 3) + " | " +
+             fixed(num(*r, "busy_ms"), 3) + " | " + fixed(num(*r, "computation_ms"), 3) + " | " +
+             fixed(num(*r, "communication_ms"), 3) + " | " + fixed(num(*r, "memcpy_ms"), 3) +
+             " | " + fixed(num(idle, "host_ms"), 3) + " | " + fixed(num(idle, "sync_ms"), 3) +
+             " | " + fixed(num(idle, "queued_ms"), 3) + " | " + fixed(num(idle, "unlinked_ms"), 3) +
+             " | " + queue_cell(*r) + " |\n";
+    }
+    const auto listed = static_cast<std::int64_t>(rows.size());
+    if (count(block, "count") > listed) {
+      out += "\n" + std::to_string(count(block, "count") - listed) +
+             " more steps are in findings.json (`steps.table`).\n";
+    }
+    out += "\n";
+    if (const Json& a = member(block, "aggregate"); a.is_object()) {
+      out += "**Steady steps** (" + std::to_string(count(a, "steps")) + "): median " +
+             fixed(num(a, "median_step_ms"), 3) + " ms, mean " + fixed(num(a, "mean_step_ms"), 3) +
+             " ms, " + fixed(num(a, "min_step_ms"), 3) + " to " + fixed(num(a, "max_step_ms"), 3) +
+             " ms; per step on average " + fixed(num(a, "mean_busy_ms"), 3) + " ms GPU busy, " +
+             fixed(num(a, "mean_idle_ms"), 3) + " ms GPU idle.";
+      if (const std::string v = variation_sentence(block); !v.empty()) out += " " + v;
+      out += "\n\n";
+    }
+  }
+  if (const Json& problems = member(block, "not_used");
+      problems.is_array() && problems.size() > 0) {
+    out += "Not used for the steps:\n\n";
+    for (const Json& p : problems.as_array()) {
+      if (p.is_string()) out += "- " + escape_markup(p.as_string()) + "\n";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string steps_report_html(const Json& block) {
+  if (!block.is_object()) return {};
+  std::string out = "<section id=\"steps\"><h2>Steps</h2>\n";
+  if (text(block, "source") == "none") {
+    out +=
+        "<p>The trace has no ProfilerStep annotation and no serving-engine step label: there "
+        "is no per-step table.</p>\n";
+  } else {
+    out += "<p>" + std::to_string(count(block, "count")) + " steps from " +
+           source_text(text(block, "source")) + ", " +
+           std::to_string(count(block, "warmup_steps")) +
+           " warm-up (excluded from the aggregates).";
+    if (const std::string v = variation_sentence(block); !v.empty()) out += " " + escape_markup(v);
+    out +=
+        "</p>\n<table>\n<tr><th>Step</th><th>Time (ms)</th><th>Host (ms)</th><th>GPU busy "
+        "(ms)</th><th>Compute</th><th>Comm</th><th>Memcpy</th><th>Idle host</th><th>Idle "
+        "sync</th><th>Idle queued</th><th>Idle unlinked</th><th>Queue mean / max</th></tr>\n";
+    for (const Json* r : listed_rows(block)) {
+      const Json& idle = member(*r, "idle");
+      const bool warm = member(*r, "warmup").is_bool() && member(*r, "warmup").as_bool();
+      out += "<tr><td>" + escape_markup(text(*r, "name")) + (warm ? " (warm-up)" : "") + "</td>";
+      for (const double v :
+           {num(*r, "step_ms"), num(*r, "host_ms"), num(*r, "busy_ms"), num(*r, "computation_ms"),
+            num(*r, "communication_ms"), num(*r, "memcpy_ms"), num(idle, "host_ms"),
+            num(idle, "sync_ms"), num(idle, "queued_ms"), num(idle, "unlinked_ms")}) {
+        out += "<td class=\"num\">" + fixed(v, 3) + "</td>";
+      }
+      out += "<td class=\"num\">" + queue_cell(*r) + "</td></tr>\n";
+    }
+    out += "</table>\n";
+  }
+  if (const Json& problems = member(block, "not_used");
+      problems.is_array() && problems.size() > 0) {
+    out += "<p>Not used for the steps:</p><ul>\n";
+    for (const Json& p : problems.as_array()) {
+      if (p.is_string()) out += "<li>" + escape_markup(p.as_string()) + "</li>\n";
+    }
+    out += "</ul>\n";
+  }
+  return out + "</section>\n";
+}
+
+}  // namespace loupe::core
