@@ -5,6 +5,7 @@
 
 #include "loupe/core/text_escape.hpp"
 #include "loupe/python_format.hpp"
+#include "report_text.hpp"
 
 namespace loupe::core {
 
@@ -307,13 +308,8 @@ std::string memory_report_markdown(const Json& block) {
     }
     out += "\n";
   }
-  if (const Json& n = member(block, "not_used"); n.is_array() && n.size() > 0) {
-    out += "Not used for the memory timeline:\n\n";
-    for (const Json& x : n.as_array()) {
-      if (x.is_string()) out += "- " + escape_markup(x.as_string()) + "\n";
-    }
-    out += "\n";
-  }
+  out += report_detail::markdown_bullets(member(block, "not_used"),
+                                         "Not used for the memory timeline");
   return out;
 }
 

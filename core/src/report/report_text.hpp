@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "loupe/core/text_escape.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core::report_detail {
@@ -43,6 +44,17 @@ inline std::optional<double> number_at(const Json& object, std::string_view key)
 inline std::string text_at(const Json& object, std::string_view key) {
   const Json* v = object.find(key);
   return v != nullptr && v->is_string() ? v->as_string() : std::string();
+}
+
+// "<heading>:" and a markdown bullet per string of `list` (e.g. a block's `not_used`), then a
+// blank line; "" when the list is not an array or is empty.
+inline std::string markdown_bullets(const Json& list, std::string_view heading) {
+  if (!list.is_array() || list.size() == 0) return {};
+  std::string out = std::string(heading) + ":\n\n";
+  for (const Json& item : list.as_array()) {
+    if (item.is_string()) out += "- " + escape_markup(item.as_string()) + "\n";
+  }
+  return out + "\n";
 }
 
 }  // namespace loupe::core::report_detail

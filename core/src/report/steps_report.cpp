@@ -6,6 +6,7 @@
 
 #include "loupe/core/text_escape.hpp"
 #include "loupe/python_format.hpp"
+#include "report_text.hpp"
 
 namespace loupe::core {
 
@@ -272,14 +273,7 @@ std::string steps_report_markdown(const Json& block) {
       out += "\n\n";
     }
   }
-  if (const Json& problems = member(block, "not_used");
-      problems.is_array() && problems.size() > 0) {
-    out += "Not used for the steps:\n\n";
-    for (const Json& p : problems.as_array()) {
-      if (p.is_string()) out += "- " + escape_markup(p.as_string()) + "\n";
-    }
-    out += "\n";
-  }
+  out += report_detail::markdown_bullets(member(block, "not_used"), "Not used for the steps");
   return out;
 }
 

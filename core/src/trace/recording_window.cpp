@@ -5,31 +5,12 @@
 #include <utility>
 #include <vector>
 
+#include "interval_union.hpp"
 #include "loupe/core/trace/step_labels.hpp"
 
 namespace loupe::core::trace {
 
 namespace {
-
-using Interval = std::pair<std::int64_t, std::int64_t>;
-
-std::int64_t union_length(std::vector<Interval> spans) {
-  std::sort(spans.begin(), spans.end());
-  std::int64_t total = 0, start = 0, end = 0;
-  bool open = false;
-  for (const auto& [a, b] : spans) {
-    if (open && a <= end) {
-      end = std::max(end, b);
-      continue;
-    }
-    if (open) total += end - start;
-    start = a;
-    end = b;
-    open = true;
-  }
-  if (open) total += end - start;
-  return total;
-}
 
 struct Side {
   OutsideWork work;
@@ -46,7 +27,7 @@ struct Side {
     spans.emplace_back(a, b);
   }
   OutsideWork finish() {
-    work.busy_ns = union_length(std::move(spans));
+    work.busy_ns = union_length(spans);
     return work;
   }
 };

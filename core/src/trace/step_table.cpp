@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "interval_union.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/step_labels.hpp"
 #include "loupe/queue_depth.hpp"
@@ -13,27 +14,7 @@ namespace loupe::core::trace {
 
 namespace {
 
-using Interval = std::pair<std::int64_t, std::int64_t>;
-
 bool timed(const Event& e) { return (e.flags & kHasTs) != 0 && (e.flags & kHasDur) != 0; }
-
-std::int64_t union_length(std::vector<Interval>& spans) {
-  std::sort(spans.begin(), spans.end());
-  std::int64_t total = 0, start = 0, end = 0;
-  bool open = false;
-  for (const auto& [a, b] : spans) {
-    if (open && a <= end) {
-      end = std::max(end, b);
-      continue;
-    }
-    if (open) total += end - start;
-    start = a;
-    end = b;
-    open = true;
-  }
-  if (open) total += end - start;
-  return total;
-}
 
 // A device: the GPU op's pid (an integer or a string).
 using DeviceKey = std::pair<bool, std::int64_t>;
