@@ -381,7 +381,8 @@ int run_analyze(const std::vector<std::string>& args) {
       "platform", po::value<std::string>(),
       "with --trace: a bundled platform, any case (B200, H100, H200, MI300X, MI325X, MI355X)")(
       "arch", po::value<std::string>(),
-      "with --trace: a platform spec JSON (name, mem_bw_gbps, memory_gb, max_achievable_tflops)")(
+      "with --trace: a platform spec JSON (name, mem_bw_gbps, memory_gb, max_achievable_tflops; "
+      "optional host_link_gbps)")(
       "platform2", po::value<std::string>(),
       "with --trace2: trace 2's bundled platform (default: trace 2's own deviceProperties, "
       "else trace 1's platform)")("arch2", po::value<std::string>(),

@@ -139,6 +139,13 @@ TEST_CASE("loupe analyze --trace usage and input errors", "[trace][cli]") {
       run_loupe({"analyze", "--trace", trace.string(), "-o", out, "--arch", bad_arch.string()});
   CHECK(arch.exit_code == 2);
   CHECK_THAT(arch.err, Catch::Contains(bad_arch.string()) && Catch::Contains("mem_bw_gbps"));
+  // The optional host link must be a positive number when given.
+  loupe::test::write_text(bad_arch, R"({"mem_bw_gbps": 3350, "max_achievable_tflops": )"
+                                    R"({"matrix_bf16": 989}, "host_link_gbps": 0})");
+  const auto link =
+      run_loupe({"analyze", "--trace", trace.string(), "-o", out, "--arch", bad_arch.string()});
+  CHECK(link.exit_code == 2);
+  CHECK_THAT(link.err, Catch::Contains("host_link_gbps must be a positive number"));
 
   const fs::path cut = tmp.path() / "cut.json";
   loupe::test::write_text(cut, loupe::test::trace::small_trace().substr(0, 200));
