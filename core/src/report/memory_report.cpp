@@ -11,38 +11,17 @@ namespace loupe::core {
 
 namespace {
 
+using report_detail::fixed;
+using report_detail::int_or_zero;
+using report_detail::member_of;
+using report_detail::number_or_zero;
+using report_detail::text_at;
+
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr std::size_t kLiveOpsListed = 10;
 
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-const Json& member(const Json& j, const char* key) {
-  static const Json kNull;
-  const Json* v = j.is_object() ? j.find(key) : nullptr;
-  return v == nullptr ? kNull : *v;
-}
-
-std::int64_t count(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_int() ? v.as_int() : 0;
-}
-
-double num(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_number() ? v.as_double() : 0.0;
-}
-
-std::string text(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_string() ? v.as_string() : std::string();
-}
-
 bool flag(const Json& j, const char* key) {
-  const Json& v = member(j, key);
+  const Json& v = member_of(j, key);
   return v.is_bool() && v.as_bool();
 }
 
@@ -67,17 +46,17 @@ Json finding(const std::string& rule, const std::string& device, std::string tit
 }  // namespace
 
 Json memory_report_block(const Json& doc, double platform_memory_gib) {
-  const Json& devices_in = member(doc, "devices");
+  const Json& devices_in = member_of(doc, "devices");
   if (!doc.is_object() || !devices_in.is_array()) return {};
   Json block = Json::object();
-  const std::int64_t events = count(doc, "events");
+  const std::int64_t events = int_or_zero(doc, "events");
   block["allocator_events"] = events;
   Json not_used = Json::array();
-  if (const std::int64_t n = count(doc, "without_device"); n > 0) {
+  if (const std::int64_t n = int_or_zero(doc, "without_device"); n > 0) {
     not_used.push_back(std::to_string(n) +
                        " allocator event(s) name no device (Device Type / Device Id)");
   }
-  if (const std::int64_t n = count(doc, "without_totals"); n > 0) {
+  if (const std::int64_t n = int_or_zero(doc, "without_totals"); n > 0) {
     not_used.push_back(std::to_string(n) +
                        " allocator event(s) carry no Total Allocated / Total Reserved");
   }
@@ -85,51 +64,51 @@ Json memory_report_block(const Json& doc, double platform_memory_gib) {
   Json devices = Json::array();
   Json findings = Json::array();
   for (const Json& d : devices_in.as_array()) {
-    const std::string name = text(d, "device");
+    const std::string name = text_at(d, "device");
     const bool gpu = flag(d, "gpu");
     Json o = Json::object();
     o["device"] = name;
     o["gpu"] = gpu;
-    std::int64_t capacity = count(d, "capacity_bytes");
+    std::int64_t capacity = int_or_zero(d, "capacity_bytes");
     std::string capacity_source = capacity > 0 ? "trace" : "";
     if (gpu && capacity <= 0 && platform_memory_gib > 0) {
       capacity = static_cast<std::int64_t>(platform_memory_gib * kGiB);
       capacity_source = "platform";
     }
-    const std::int64_t peak = count(d, "peak_allocated");
-    const std::int64_t reserved = count(d, "peak_reserved");
-    const std::int64_t first = count(d, "first_ns");
+    const std::int64_t peak = int_or_zero(d, "peak_allocated");
+    const std::int64_t reserved = int_or_zero(d, "peak_reserved");
+    const std::int64_t first = int_or_zero(d, "first_ns");
     o["capacity_bytes"] = gpu && capacity > 0 ? Json(capacity) : Json();
     o["capacity_source"] = capacity_source.empty() ? Json() : Json(capacity_source);
-    o["events"] = count(d, "samples");
+    o["events"] = int_or_zero(d, "samples");
     o["peak_allocated_bytes"] = peak;
-    o["peak_allocated_at_ms"] = ms_between(first, count(d, "peak_allocated_ts_ns"));
+    o["peak_allocated_at_ms"] = ms_between(first, int_or_zero(d, "peak_allocated_ts_ns"));
     o["peak_reserved_bytes"] = reserved;
     o["peak_reserved_percent_of_capacity"] =
         gpu && capacity > 0
             ? Json(py::round_half_even(
                   100.0 * static_cast<double>(reserved) / static_cast<double>(capacity), 1))
             : Json();
-    o["allocations"] = count(d, "allocations");
-    o["frees"] = count(d, "frees");
-    o["allocated_bytes"] = count(d, "allocated_bytes");
-    o["reserved_changes"] = count(d, "reserved_changes");
-    o["live_before_trace_bytes"] = count(d, "live_before_trace_bytes");
+    o["allocations"] = int_or_zero(d, "allocations");
+    o["frees"] = int_or_zero(d, "frees");
+    o["allocated_bytes"] = int_or_zero(d, "allocated_bytes");
+    o["reserved_changes"] = int_or_zero(d, "reserved_changes");
+    o["live_before_trace_bytes"] = int_or_zero(d, "live_before_trace_bytes");
     Json live = Json::array();
-    if (const Json& l = member(d, "live_at_peak"); l.is_array()) {
+    if (const Json& l = member_of(d, "live_at_peak"); l.is_array()) {
       for (std::size_t i = 0; i < l.size() && i < kLiveOpsListed; ++i) {
         const Json& x = l.as_array()[i];
         Json y = Json::object();
-        y["op"] = text(x, "op").empty() ? "(no enclosing cpu_op)" : text(x, "op");
-        y["bytes"] = count(x, "bytes");
-        y["blocks"] = count(x, "blocks");
+        y["op"] = text_at(x, "op").empty() ? "(no enclosing cpu_op)" : text_at(x, "op");
+        y["bytes"] = int_or_zero(x, "bytes");
+        y["blocks"] = int_or_zero(x, "blocks");
         live.push_back(std::move(y));
       }
     }
     o["live_at_peak"] = std::move(live);
-    o["steps"] = member(d, "steps");
+    o["steps"] = member_of(d, "steps");
     Json series = Json::array();
-    if (const Json& s = member(d, "series"); s.is_array()) {
+    if (const Json& s = member_of(d, "series"); s.is_array()) {
       for (const Json& p : s.as_array()) {
         if (!p.is_array() || p.size() != 3) continue;
         const auto& a = p.as_array();
@@ -160,17 +139,18 @@ Json memory_report_block(const Json& doc, double platform_memory_gib) {
     if (gpu) {
       std::int64_t changes = 0, steps_with = 0, steady = 0;
       std::string example;
-      if (const Json& st = member(d, "steps"); st.is_array()) {
+      if (const Json& st = member_of(d, "steps"); st.is_array()) {
         for (const Json& s : st.as_array()) {
           if (flag(s, "warmup")) continue;
           ++steady;
-          if (count(s, "reserved_changes") == 0) continue;
+          if (int_or_zero(s, "reserved_changes") == 0) continue;
           ++steps_with;
-          changes += count(s, "reserved_changes");
+          changes += int_or_zero(s, "reserved_changes");
           if (example.empty()) {
-            example = text(s, "step") + ": " + std::to_string(count(s, "reserved_changes")) +
-                      " change(s), " + std::to_string(count(s, "allocations")) +
-                      " allocations of " + gib(count(s, "allocated_bytes")) + " GiB";
+            example = text_at(s, "step") + ": " +
+                      std::to_string(int_or_zero(s, "reserved_changes")) + " change(s), " +
+                      std::to_string(int_or_zero(s, "allocations")) + " allocations of " +
+                      gib(int_or_zero(s, "allocated_bytes")) + " GiB";
           }
         }
       }
@@ -204,7 +184,7 @@ Json memory_report_block(const Json& doc, double platform_memory_gib) {
 namespace {
 
 std::string svg_plot(const Json& device) {
-  const Json& series = member(device, "series");
+  const Json& series = member_of(device, "series");
   if (!series.is_array() || series.size() < 2) return {};
   double t_max = 0.0, y_max = 0.0;
   for (const Json& p : series.as_array()) {
@@ -225,7 +205,7 @@ std::string svg_plot(const Json& device) {
   std::string out =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"200\" "
       "role=\"img\" aria-label=\"Memory of " +
-      escape_markup(text(device, "device")) + "\">\n";
+      escape_markup(text_at(device, "device")) + "\">\n";
   out +=
       "<line x1=\"60\" y1=\"176\" x2=\"630\" y2=\"176\" stroke=\"#888\"/>"
       "<line x1=\"60\" y1=\"10\" x2=\"60\" y2=\"176\" stroke=\"#888\"/>\n";
@@ -243,14 +223,14 @@ std::string svg_plot(const Json& device) {
 }
 
 std::string steps_line(const Json& d) {
-  const Json& steps = member(d, "steps");
+  const Json& steps = member_of(d, "steps");
   if (!steps.is_array() || steps.size() == 0) return {};
   std::int64_t allocations = 0, bytes = 0, n = 0;
   for (const Json& s : steps.as_array()) {
     if (flag(s, "warmup")) continue;
     ++n;
-    allocations += count(s, "allocations");
-    bytes += count(s, "allocated_bytes");
+    allocations += int_or_zero(s, "allocations");
+    bytes += int_or_zero(s, "allocated_bytes");
   }
   if (n == 0) return {};
   return "per steady step on average " + std::to_string(allocations / n) + " allocations of " +
@@ -262,53 +242,55 @@ std::string steps_line(const Json& d) {
 std::string memory_report_markdown(const Json& block) {
   if (!block.is_object()) return {};
   std::string out = "## Memory\n\n";
-  if (count(block, "allocator_events") == 0) {
+  if (int_or_zero(block, "allocator_events") == 0) {
     return out +
            "The trace has no allocator events ([memory]): record with "
            "`torch.profiler.profile(profile_memory=True)` to get a memory timeline.\n\n";
   }
-  out += "From " + std::to_string(count(block, "allocator_events")) +
+  out += "From " + std::to_string(int_or_zero(block, "allocator_events")) +
          " PyTorch caching-allocator events; every event is in "
          "`perf_report_csvs/memory_timeline.csv`.\n\n";
   out +=
       "| Device | Peak allocated (GiB) | At (ms) | Peak reserved (GiB) | Of device memory | "
       "Allocations | Reserved changes |\n|---|---|---|---|---|---|---|\n";
-  const Json& devices = member(block, "devices");
+  const Json& devices = member_of(block, "devices");
   for (const Json& d : devices.as_array()) {
-    const Json& pct = member(d, "peak_reserved_percent_of_capacity");
-    out += "| " + escape_markup(text(d, "device")) + " | " + gib(count(d, "peak_allocated_bytes")) +
-           " | " + fixed(num(d, "peak_allocated_at_ms"), 3) + " | " +
-           gib(count(d, "peak_reserved_bytes")) + " | " +
+    const Json& pct = member_of(d, "peak_reserved_percent_of_capacity");
+    out += "| " + escape_markup(text_at(d, "device")) + " | " +
+           gib(int_or_zero(d, "peak_allocated_bytes")) + " | " +
+           fixed(number_or_zero(d, "peak_allocated_at_ms"), 3) + " | " +
+           gib(int_or_zero(d, "peak_reserved_bytes")) + " | " +
            (pct.is_number() ? fixed(pct.as_double(), 1) + "%" : std::string("—")) + " | " +
-           std::to_string(count(d, "allocations")) + " | " +
-           std::to_string(count(d, "reserved_changes")) + " |\n";
+           std::to_string(int_or_zero(d, "allocations")) + " | " +
+           std::to_string(int_or_zero(d, "reserved_changes")) + " |\n";
   }
   out += "\n";
   for (const Json& d : devices.as_array()) {
     if (!flag(d, "gpu")) continue;
-    const Json& live = member(d, "live_at_peak");
-    out += "Live on " + escape_markup(text(d, "device")) +
+    const Json& live = member_of(d, "live_at_peak");
+    out += "Live on " + escape_markup(text_at(d, "device")) +
            " at its allocated peak, by the op that "
            "allocated it";
-    if (const std::int64_t before = count(d, "live_before_trace_bytes"); before > 0) {
+    if (const std::int64_t before = int_or_zero(d, "live_before_trace_bytes"); before > 0) {
       out += " (" + gib(before) + " GiB was allocated before the trace began)";
     }
     out += ":\n\n| Op | Live (GiB) | Blocks |\n|---|---|---|\n";
     for (const Json& l : live.as_array()) {
-      out += "| " + escape_markup(text(l, "op")) + " | " + gib(count(l, "bytes")) + " | " +
-             std::to_string(count(l, "blocks")) + " |\n";
+      out += "| " + escape_markup(text_at(l, "op")) + " | " + gib(int_or_zero(l, "bytes")) + " | " +
+             std::to_string(int_or_zero(l, "blocks")) + " |\n";
     }
     if (const std::string s = steps_line(d); !s.empty()) out += "\nAllocation churn: " + s + ".\n";
     out += "\n";
   }
-  if (const Json& f = member(block, "findings"); f.is_array() && f.size() > 0) {
+  if (const Json& f = member_of(block, "findings"); f.is_array() && f.size() > 0) {
     for (const Json& x : f.as_array()) {
-      out += "- **" + escape_markup(text(x, "title")) + "**: " + escape_markup(text(x, "insight")) +
-             " " + escape_markup(text(x, "action")) + "\n";
+      out += "- **" + escape_markup(text_at(x, "title")) +
+             "**: " + escape_markup(text_at(x, "insight")) + " " +
+             escape_markup(text_at(x, "action")) + "\n";
     }
     out += "\n";
   }
-  out += report_detail::markdown_bullets(member(block, "not_used"),
+  out += report_detail::markdown_bullets(member_of(block, "not_used"),
                                          "Not used for the memory timeline");
   return out;
 }
@@ -316,29 +298,29 @@ std::string memory_report_markdown(const Json& block) {
 std::string memory_report_html(const Json& block) {
   if (!block.is_object()) return {};
   std::string out = "<section id=\"memory\"><h2>Memory</h2>\n";
-  if (count(block, "allocator_events") == 0) {
+  if (int_or_zero(block, "allocator_events") == 0) {
     return out +
            "<p>The trace has no allocator events ([memory]): record with "
            "<code>torch.profiler.profile(profile_memory=True)</code> to get a memory "
            "timeline.</p></section>\n";
   }
-  for (const Json& d : member(block, "devices").as_array()) {
-    out += "<h3>" + escape_markup(text(d, "device")) + "</h3>\n<p>Peak allocated " +
-           gib(count(d, "peak_allocated_bytes")) + " GiB at " +
-           fixed(num(d, "peak_allocated_at_ms"), 3) + " ms, peak reserved " +
-           gib(count(d, "peak_reserved_bytes")) + " GiB";
-    if (const Json& pct = member(d, "peak_reserved_percent_of_capacity"); pct.is_number()) {
+  for (const Json& d : member_of(block, "devices").as_array()) {
+    out += "<h3>" + escape_markup(text_at(d, "device")) + "</h3>\n<p>Peak allocated " +
+           gib(int_or_zero(d, "peak_allocated_bytes")) + " GiB at " +
+           fixed(number_or_zero(d, "peak_allocated_at_ms"), 3) + " ms, peak reserved " +
+           gib(int_or_zero(d, "peak_reserved_bytes")) + " GiB";
+    if (const Json& pct = member_of(d, "peak_reserved_percent_of_capacity"); pct.is_number()) {
       out += " (" + fixed(pct.as_double(), 1) + "% of the device)";
     }
-    out += ", " + std::to_string(count(d, "allocations")) + " allocations.</p>\n";
+    out += ", " + std::to_string(int_or_zero(d, "allocations")) + " allocations.</p>\n";
     out += svg_plot(d);
   }
-  if (const Json& f = member(block, "findings"); f.is_array() && f.size() > 0) {
+  if (const Json& f = member_of(block, "findings"); f.is_array() && f.size() > 0) {
     out += "<ul>\n";
     for (const Json& x : f.as_array()) {
-      out += "<li><b>" + escape_markup(text(x, "title")) +
-             "</b>: " + escape_markup(text(x, "insight")) + " " + escape_markup(text(x, "action")) +
-             "</li>\n";
+      out += "<li><b>" + escape_markup(text_at(x, "title")) +
+             "</b>: " + escape_markup(text_at(x, "insight")) + " " +
+             escape_markup(text_at(x, "action")) + "</li>\n";
     }
     out += "</ul>\n";
   }

@@ -2,6 +2,7 @@
 // tables, and tolerant reads of Json members.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -38,6 +39,25 @@ inline std::optional<double> number_at(const Json* object, std::string_view key)
 }
 inline std::optional<double> number_at(const Json& object, std::string_view key) {
   return number_of(object.find(key));
+}
+
+// A member, or null (also when `object` is not an object).
+inline const Json& member_of(const Json& object, std::string_view key) {
+  static const Json kNull;
+  const Json* v = object.find(key);
+  return v == nullptr ? kNull : *v;
+}
+
+// An integer member, or 0.
+inline std::int64_t int_or_zero(const Json& object, std::string_view key) {
+  const Json& v = member_of(object, key);
+  return v.is_int() ? v.as_int() : 0;
+}
+
+// A number member, or 0.
+inline double number_or_zero(const Json& object, std::string_view key) {
+  const Json& v = member_of(object, key);
+  return v.is_number() ? v.as_double() : 0.0;
 }
 
 // A string member, or "".

@@ -12,34 +12,13 @@ namespace loupe::core {
 
 namespace {
 
+using report_detail::fixed;
+using report_detail::int_or_zero;
+using report_detail::member_of;
+using report_detail::number_or_zero;
+using report_detail::text_at;
+
 double ms(std::int64_t ns) { return py::round_half_even(static_cast<double>(ns) / 1e6, 3); }
-
-std::string fixed(double v, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-const Json& member(const Json& j, const char* key) {
-  static const Json kNull;
-  const Json* v = j.is_object() ? j.find(key) : nullptr;
-  return v == nullptr ? kNull : *v;
-}
-
-double num(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_number() ? v.as_double() : 0.0;
-}
-
-std::int64_t count(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_int() ? v.as_int() : 0;
-}
-
-std::string text(const Json& j, const char* key) {
-  const Json& v = member(j, key);
-  return v.is_string() ? v.as_string() : std::string();
-}
 
 const char* source_text(const std::string& source) {
   if (source == "profiler_step") return "ProfilerStep annotations";
@@ -180,18 +159,18 @@ namespace {
 // The rows the report lists: warm-up and slow steps first, then the others in order.
 std::vector<const Json*> listed_rows(const Json& block) {
   std::vector<const Json*> rows;
-  const Json& table = member(block, "table");
+  const Json& table = member_of(block, "table");
   if (!table.is_array()) return rows;
   std::vector<std::string> slow;
-  for (const Json& s : member(member(block, "variation"), "slow_steps").is_array()
-                           ? member(member(block, "variation"), "slow_steps").as_array()
+  for (const Json& s : member_of(member_of(block, "variation"), "slow_steps").is_array()
+                           ? member_of(member_of(block, "variation"), "slow_steps").as_array()
                            : Json::Array{}) {
     if (s.is_string()) slow.push_back(s.as_string());
   }
   std::vector<const Json*> first, rest;
   for (const Json& r : table.as_array()) {
-    const bool marked = (member(r, "warmup").is_bool() && member(r, "warmup").as_bool()) ||
-                        std::find(slow.begin(), slow.end(), text(r, "name")) != slow.end();
+    const bool marked = (member_of(r, "warmup").is_bool() && member_of(r, "warmup").as_bool()) ||
+                        std::find(slow.begin(), slow.end(), text_at(r, "name")) != slow.end();
     (marked ? first : rest).push_back(&r);
   }
   for (const auto* list : {&first, &rest}) {
@@ -203,24 +182,24 @@ std::vector<const Json*> listed_rows(const Json& block) {
 }
 
 std::string queue_cell(const Json& r) {
-  const Json& q = member(r, "queue");
-  return fixed(num(q, "mean"), 2) + " / " + std::to_string(count(q, "max"));
+  const Json& q = member_of(r, "queue");
+  return fixed(number_or_zero(q, "mean"), 2) + " / " + std::to_string(int_or_zero(q, "max"));
 }
 
 std::string variation_sentence(const Json& block) {
-  const Json& v = member(block, "variation");
+  const Json& v = member_of(block, "variation");
   if (!v.is_object()) return {};
-  const auto slow = member(v, "slow_steps").is_array() ? member(v, "slow_steps").size() : 0;
+  const auto slow = member_of(v, "slow_steps").is_array() ? member_of(v, "slow_steps").size() : 0;
   if (slow == 0) {
     return "Step time is steady: no steady step exceeds the median (" +
-           fixed(num(v, "median_step_ms"), 3) + " ms) by more than " +
-           fixed(num(v, "threshold_ms"), 3) + " ms.";
+           fixed(number_or_zero(v, "median_step_ms"), 3) + " ms) by more than " +
+           fixed(number_or_zero(v, "threshold_ms"), 3) + " ms.";
   }
-  return std::to_string(slow) + " of " + std::to_string(count(v, "steady_steps")) +
-         " steady steps exceed the median (" + fixed(num(v, "median_step_ms"), 3) +
-         " ms) by more than " + fixed(num(v, "threshold_ms"), 3) +
+  return std::to_string(slow) + " of " + std::to_string(int_or_zero(v, "steady_steps")) +
+         " steady steps exceed the median (" + fixed(number_or_zero(v, "median_step_ms"), 3) +
+         " ms) by more than " + fixed(number_or_zero(v, "threshold_ms"), 3) +
          " ms (3 robust standard deviations, at least 5 % of the median): together " +
-         fixed(num(v, "excess_ms"), 3) + " ms beyond the median.";
+         fixed(number_or_zero(v, "excess_ms"), 3) + " ms beyond the median.";
 }
 
 }  // namespace
@@ -228,14 +207,14 @@ std::string variation_sentence(const Json& block) {
 std::string steps_report_markdown(const Json& block) {
   if (!block.is_object()) return {};
   std::string out = "## Steps\n\n";
-  if (text(block, "source") == "none") {
+  if (text_at(block, "source") == "none") {
     out +=
         "The trace has no ProfilerStep annotation and no serving-engine step label: there is "
         "no per-step table.\n\n";
   } else {
-    out += std::to_string(count(block, "count")) + " steps from " +
-           source_text(text(block, "source")) + ", " +
-           std::to_string(count(block, "warmup_steps")) +
+    out += std::to_string(int_or_zero(block, "count")) + " steps from " +
+           source_text(text_at(block, "source")) + ", " +
+           std::to_string(int_or_zero(block, "warmup_steps")) +
            " warm-up (excluded from the aggregates). Idle is the GPU span of the step's work "
            "minus its busy time, by what ended each gap: the host had not launched the next op "
            "yet (host), a synchronize call held it (sync), the op was already queued (queued), "
@@ -247,47 +226,53 @@ std::string steps_report_markdown(const Json& block) {
         "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
     const auto rows = listed_rows(block);
     for (const Json* r : rows) {
-      const Json& idle = member(*r, "idle");
-      const bool warm = member(*r, "warmup").is_bool() && member(*r, "warmup").as_bool();
-      out += "| " + escape_markup(text(*r, "name")) + (warm ? " (warm-up)" : "") + " | " +
-             fixed(num(*r, "step_ms"), 3) + " | " + fixed(num(*r, "host_ms"), 3) + " | " +
-             fixed(num(*r, "busy_ms"), 3) + " | " + fixed(num(*r, "computation_ms"), 3) + " | " +
-             fixed(num(*r, "communication_ms"), 3) + " | " + fixed(num(*r, "memcpy_ms"), 3) +
-             " | " + fixed(num(idle, "host_ms"), 3) + " | " + fixed(num(idle, "sync_ms"), 3) +
-             " | " + fixed(num(idle, "queued_ms"), 3) + " | " + fixed(num(idle, "unlinked_ms"), 3) +
-             " | " + queue_cell(*r) + " |\n";
+      const Json& idle = member_of(*r, "idle");
+      const bool warm = member_of(*r, "warmup").is_bool() && member_of(*r, "warmup").as_bool();
+      out += "| " + escape_markup(text_at(*r, "name")) + (warm ? " (warm-up)" : "") + " | " +
+             fixed(number_or_zero(*r, "step_ms"), 3) + " | " +
+             fixed(number_or_zero(*r, "host_ms"), 3) + " | " +
+             fixed(number_or_zero(*r, "busy_ms"), 3) + " | " +
+             fixed(number_or_zero(*r, "computation_ms"), 3) + " | " +
+             fixed(number_or_zero(*r, "communication_ms"), 3) + " | " +
+             fixed(number_or_zero(*r, "memcpy_ms"), 3) + " | " +
+             fixed(number_or_zero(idle, "host_ms"), 3) + " | " +
+             fixed(number_or_zero(idle, "sync_ms"), 3) + " | " +
+             fixed(number_or_zero(idle, "queued_ms"), 3) + " | " +
+             fixed(number_or_zero(idle, "unlinked_ms"), 3) + " | " + queue_cell(*r) + " |\n";
     }
     const auto listed = static_cast<std::int64_t>(rows.size());
-    if (count(block, "count") > listed) {
-      out += "\n" + std::to_string(count(block, "count") - listed) +
+    if (int_or_zero(block, "count") > listed) {
+      out += "\n" + std::to_string(int_or_zero(block, "count") - listed) +
              " more steps are in findings.json (`steps.table`).\n";
     }
     out += "\n";
-    if (const Json& a = member(block, "aggregate"); a.is_object()) {
-      out += "**Steady steps** (" + std::to_string(count(a, "steps")) + "): median " +
-             fixed(num(a, "median_step_ms"), 3) + " ms, mean " + fixed(num(a, "mean_step_ms"), 3) +
-             " ms, " + fixed(num(a, "min_step_ms"), 3) + " to " + fixed(num(a, "max_step_ms"), 3) +
-             " ms; per step on average " + fixed(num(a, "mean_busy_ms"), 3) + " ms GPU busy, " +
-             fixed(num(a, "mean_idle_ms"), 3) + " ms GPU idle.";
+    if (const Json& a = member_of(block, "aggregate"); a.is_object()) {
+      out += "**Steady steps** (" + std::to_string(int_or_zero(a, "steps")) + "): median " +
+             fixed(number_or_zero(a, "median_step_ms"), 3) + " ms, mean " +
+             fixed(number_or_zero(a, "mean_step_ms"), 3) + " ms, " +
+             fixed(number_or_zero(a, "min_step_ms"), 3) + " to " +
+             fixed(number_or_zero(a, "max_step_ms"), 3) + " ms; per step on average " +
+             fixed(number_or_zero(a, "mean_busy_ms"), 3) + " ms GPU busy, " +
+             fixed(number_or_zero(a, "mean_idle_ms"), 3) + " ms GPU idle.";
       if (const std::string v = variation_sentence(block); !v.empty()) out += " " + v;
       out += "\n\n";
     }
   }
-  out += report_detail::markdown_bullets(member(block, "not_used"), "Not used for the steps");
+  out += report_detail::markdown_bullets(member_of(block, "not_used"), "Not used for the steps");
   return out;
 }
 
 std::string steps_report_html(const Json& block) {
   if (!block.is_object()) return {};
   std::string out = "<section id=\"steps\"><h2>Steps</h2>\n";
-  if (text(block, "source") == "none") {
+  if (text_at(block, "source") == "none") {
     out +=
         "<p>The trace has no ProfilerStep annotation and no serving-engine step label: there "
         "is no per-step table.</p>\n";
   } else {
-    out += "<p>" + std::to_string(count(block, "count")) + " steps from " +
-           source_text(text(block, "source")) + ", " +
-           std::to_string(count(block, "warmup_steps")) +
+    out += "<p>" + std::to_string(int_or_zero(block, "count")) + " steps from " +
+           source_text(text_at(block, "source")) + ", " +
+           std::to_string(int_or_zero(block, "warmup_steps")) +
            " warm-up (excluded from the aggregates).";
     if (const std::string v = variation_sentence(block); !v.empty()) out += " " + escape_markup(v);
     out +=
@@ -295,20 +280,22 @@ std::string steps_report_html(const Json& block) {
         "(ms)</th><th>Compute</th><th>Comm</th><th>Memcpy</th><th>Idle host</th><th>Idle "
         "sync</th><th>Idle queued</th><th>Idle unlinked</th><th>Queue mean / max</th></tr>\n";
     for (const Json* r : listed_rows(block)) {
-      const Json& idle = member(*r, "idle");
-      const bool warm = member(*r, "warmup").is_bool() && member(*r, "warmup").as_bool();
-      out += "<tr><td>" + escape_markup(text(*r, "name")) + (warm ? " (warm-up)" : "") + "</td>";
+      const Json& idle = member_of(*r, "idle");
+      const bool warm = member_of(*r, "warmup").is_bool() && member_of(*r, "warmup").as_bool();
+      out += "<tr><td>" + escape_markup(text_at(*r, "name")) + (warm ? " (warm-up)" : "") + "</td>";
       for (const double v :
-           {num(*r, "step_ms"), num(*r, "host_ms"), num(*r, "busy_ms"), num(*r, "computation_ms"),
-            num(*r, "communication_ms"), num(*r, "memcpy_ms"), num(idle, "host_ms"),
-            num(idle, "sync_ms"), num(idle, "queued_ms"), num(idle, "unlinked_ms")}) {
+           {number_or_zero(*r, "step_ms"), number_or_zero(*r, "host_ms"),
+            number_or_zero(*r, "busy_ms"), number_or_zero(*r, "computation_ms"),
+            number_or_zero(*r, "communication_ms"), number_or_zero(*r, "memcpy_ms"),
+            number_or_zero(idle, "host_ms"), number_or_zero(idle, "sync_ms"),
+            number_or_zero(idle, "queued_ms"), number_or_zero(idle, "unlinked_ms")}) {
         out += "<td class=\"num\">" + fixed(v, 3) + "</td>";
       }
       out += "<td class=\"num\">" + queue_cell(*r) + "</td></tr>\n";
     }
     out += "</table>\n";
   }
-  if (const Json& problems = member(block, "not_used");
+  if (const Json& problems = member_of(block, "not_used");
       problems.is_array() && problems.size() > 0) {
     out += "<p>Not used for the steps:</p><ul>\n";
     for (const Json& p : problems.as_array()) {
