@@ -1,4 +1,3 @@
-#include <malloc.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -19,11 +18,11 @@
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/report/serving_report.hpp"
 #include "loupe/core/run_outputs.hpp"
+#include "loupe/core/session/session.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "memory_estimate.hpp"
 #include "multirank_driver.hpp"
 #include "plugin_preferences.hpp"
-#include "trace_to_directory.hpp"
 
 namespace loupe::cli {
 
@@ -304,63 +303,70 @@ bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings,
   return !matches.empty();
 }
 
-}  // namespace
-
-int run_analyze(const std::vector<std::string>& args) {
-  po::options_description visible(
-      "Usage: loupe analyze DIR [options]\n"
-      "       loupe analyze --trace TRACE [--trace2 TRACE2 | --capture-trace CAP ...] -o OUT\n"
-      "                     [--platform NAME | --arch FILE]\n"
-      "                     [options]\n"
-      "       loupe analyze --trace-glob GLOB | --trace-pattern PATTERN [--world-size N] -o OUT\n"
-      "                     [options]\n\n"
-      "Runs the analyzer plugins over the TraceLens-style analysis directory DIR, in dependency\n"
-      "order, each in its own process. Writes category_data/<cat>_metrics.json,\n"
-      "system_findings/<name>_findings.md, category_findings/<cat>_findings.md and\n"
-      "loupe_run.json into the output directory; every findings file is validated first.\n\n"
-      "With --trace, first reads the PyTorch profiler trace (.json or .json.gz) natively and\n"
-      "writes the TraceLens analysis directory into OUT: perf_report_csvs/ (gpu_timeline,\n"
-      "ops_summary, ops_unique_args, unified_perf_summary and the per-family sheets),\n"
-      "category_data/ (category_manifest.json, <category>_ops.csv, multi_kernel_data.json,\n"
-      "fusion_candidates.json) and metadata/; with --compat tracelens these files equal\n"
-      "TraceLens's. Then it analyzes OUT; plugins also see the tables trace/gpu_events.csv and\n"
-      "trace/op_kernels.csv. Default mode adds the per-step table (ProfilerStep annotations or\n"
-      "serving step labels) and the allocator's memory timeline to findings.json, analysis.md\n"
-      "and report.html, and writes perf_report_csvs/memory_timeline.csv when the trace has\n"
-      "allocator events (profile_memory=True). The platform's peaks come from --arch FILE,\n"
-      "--platform NAME, the trace's deviceProperties (device name, else compute units and\n"
-      "memory), or MI300X, in that order; with --trace2, trace 2 gets its own platform the\n"
-      "same way (--platform2, --arch2, its deviceProperties, else trace 1's; --compat\n"
-      "tracelens: trace 1's).\n\n"
-      "With --trace2, the analysis is comparative (TRACE is trace 1, TRACE2 trace 2): the two\n"
-      "call trees are aligned, perf_report_trace1_csvs/ gets diff_stats.csv and the comparison\n"
-      "columns, perf_report_trace2_csvs/ holds trace 2's report, fusion candidates are modules\n"
-      "that run more kernels in trace 1 than in trace 2, and the manifest carries trace 2's\n"
-      "utilization and per-category time.\n\n"
-      "With --capture-trace CAP (repeatable; default mode), the kernels TRACE replays from GPU\n"
-      "graphs are matched to a trace of the graphs' capture (e.g. vLLM's capture_traces/): each\n"
-      "replay's kernel sequence against the enqueue calls of each capture window; a matched\n"
-      "replay's kernels get the captured ops, shapes and perf models like eager kernels.\n"
-      "Unmatched replays, and capture traces that match no replay (ignored), are named on the\n"
-      "terminal and in loupe_run.json (capture_traces).\n\n"
-      "With --trace-glob or --trace-pattern (one trace per rank of a distributed run), every\n"
-      "rank is analyzed as --trace does into OUT/rank_<r>/, several at once, and the ranks'\n"
-      "collectives are matched into OUT/collective_report/ (TraceLens's nccl_*.csv and\n"
-      "straggler_summary.csv; docs/multirank.md).\n\n"
-      "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable "
-      "input,\n3 a --fail-on condition matched (and no category ended in ERROR).\n\n"
-      "Options");
+// The repeatable options, collected by program_options.
+struct OptionLists {
   std::vector<std::string> only;
   std::vector<std::string> plugin_dirs;
   std::vector<std::string> capture_traces;
+};
+
+std::string analyze_usage() {
+  return "Usage: loupe analyze DIR [options]\n"
+         "       loupe analyze --trace TRACE [--trace2 TRACE2 | --capture-trace CAP ...] -o OUT\n"
+         "                     [--platform NAME | --arch FILE]\n"
+         "                     [options]\n"
+         "       loupe analyze --trace-glob GLOB | --trace-pattern PATTERN [--world-size N] -o "
+         "OUT\n"
+         "                     [options]\n\n"
+         "Runs the analyzer plugins over the TraceLens-style analysis directory DIR, in "
+         "dependency\n"
+         "order, each in its own process. Writes category_data/<cat>_metrics.json,\n"
+         "system_findings/<name>_findings.md, category_findings/<cat>_findings.md and\n"
+         "loupe_run.json into the output directory; every findings file is validated first.\n\n"
+         "With --trace, first reads the PyTorch profiler trace (.json or .json.gz) natively and\n"
+         "writes the TraceLens analysis directory into OUT: perf_report_csvs/ (gpu_timeline,\n"
+         "ops_summary, ops_unique_args, unified_perf_summary and the per-family sheets),\n"
+         "category_data/ (category_manifest.json, <category>_ops.csv, multi_kernel_data.json,\n"
+         "fusion_candidates.json) and metadata/; with --compat tracelens these files equal\n"
+         "TraceLens's. Then it analyzes OUT; plugins also see the tables trace/gpu_events.csv and\n"
+         "trace/op_kernels.csv. Default mode adds the per-step table (ProfilerStep annotations or\n"
+         "serving step labels) and the allocator's memory timeline to findings.json, analysis.md\n"
+         "and report.html, and writes perf_report_csvs/memory_timeline.csv when the trace has\n"
+         "allocator events (profile_memory=True). The platform's peaks come from --arch FILE,\n"
+         "--platform NAME, the trace's deviceProperties (device name, else compute units and\n"
+         "memory), or MI300X, in that order; with --trace2, trace 2 gets its own platform the\n"
+         "same way (--platform2, --arch2, its deviceProperties, else trace 1's; --compat\n"
+         "tracelens: trace 1's).\n\n"
+         "With --trace2, the analysis is comparative (TRACE is trace 1, TRACE2 trace 2): the two\n"
+         "call trees are aligned, perf_report_trace1_csvs/ gets diff_stats.csv and the comparison\n"
+         "columns, perf_report_trace2_csvs/ holds trace 2's report, fusion candidates are modules\n"
+         "that run more kernels in trace 1 than in trace 2, and the manifest carries trace 2's\n"
+         "utilization and per-category time.\n\n"
+         "With --capture-trace CAP (repeatable; default mode), the kernels TRACE replays from GPU\n"
+         "graphs are matched to a trace of the graphs' capture (e.g. vLLM's capture_traces/): "
+         "each\n"
+         "replay's kernel sequence against the enqueue calls of each capture window; a matched\n"
+         "replay's kernels get the captured ops, shapes and perf models like eager kernels.\n"
+         "Unmatched replays, and capture traces that match no replay (ignored), are named on the\n"
+         "terminal and in loupe_run.json (capture_traces).\n\n"
+         "With --trace-glob or --trace-pattern (one trace per rank of a distributed run), every\n"
+         "rank is analyzed as --trace does into OUT/rank_<r>/, several at once, and the ranks'\n"
+         "collectives are matched into OUT/collective_report/ (TraceLens's nccl_*.csv and\n"
+         "straggler_summary.csv; docs/multirank.md).\n\n"
+         "Exit codes: 0 all categories OK/NO_DATA, 1 some category ERROR, 2 usage or unreadable "
+         "input,\n3 a --fail-on condition matched (and no category ended in ERROR).\n\n"
+         "Options";
+}
+
+void add_analyze_options(po::options_description& visible, OptionLists& lists) {
   visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                     "write outputs here instead of into DIR")(
       "scope", po::value<std::string>(),
       "standalone | comparative (default: the manifest's comparison_scope)")(
-      "only", po::value<std::vector<std::string>>(&only)->composing(),
+      "only", po::value<std::vector<std::string>>(&lists.only)->composing(),
       "analyze only these categories (comma-separated, repeatable), even if the manifest does not "
       "list them")(
-      "plugin-dir", po::value<std::vector<std::string>>(&plugin_dirs)->composing(),
+      "plugin-dir", po::value<std::vector<std::string>>(&lists.plugin_dirs)->composing(),
       "also search this directory for plugins (repeatable): after the bundled plugins, before "
       "the configuration file's plugin_dirs and $LOUPE_PLUGIN_PATH; the first plugin found for a "
       "name or category keeps it unless --prefer says otherwise")(
@@ -375,7 +381,7 @@ int run_analyze(const std::vector<std::string>& args) {
                                "read this raw trace and write the analysis directory")(
       "trace2", po::value<std::string>(),
       "with --trace: compare against this second trace (comparative scope)")(
-      "capture-trace", po::value<std::vector<std::string>>(&capture_traces)->composing(),
+      "capture-trace", po::value<std::vector<std::string>>(&lists.capture_traces)->composing(),
       "with --trace (default mode): a trace of the GPU-graph captures TRACE replays "
       "(repeatable); replayed kernels get the captured ops, shapes and perf models")(
       "platform", po::value<std::string>(),
@@ -401,6 +407,239 @@ int run_analyze(const std::vector<std::string>& args) {
       "tier=system; numeric terms take > >= < <=, category/tier = or !=; savings terms read "
       "measured and modeled savings only")(
       "fail-on-heuristic", "with --fail-on: savings terms also read heuristic savings");
+}
+
+// Options that do not go together, or apply to another mode: false after saying why.
+bool check_single_run_options(const po::variables_map& vm, const OptionLists& lists) {
+  for (const char* option : {"world-size", "rank-regex", "jobs", "mpi"}) {
+    if (vm.count(option) > 0) {
+      std::cerr << "loupe analyze: --" << option << " applies to --trace-glob / --trace-pattern\n";
+      return false;
+    }
+  }
+  const bool from_trace = vm.count("trace") > 0;
+  const char* problem = nullptr;
+  if (from_trace && vm.count("dir") > 0) {
+    problem = "give either DIR or --trace TRACE, not both";
+  } else if (!from_trace && vm.count("dir") == 0) {
+    problem = "missing DIR (the analysis directory) or --trace TRACE";
+  } else if (from_trace && vm.count("output") == 0) {
+    problem = "--trace needs -o OUT (where to write the analysis directory)";
+  } else if (!from_trace && (vm.count("platform") > 0 || vm.count("arch") > 0 ||
+                             vm.count("trace2") > 0 || vm.count("max-memory") > 0)) {
+    problem = "--trace2, --platform, --arch and --max-memory apply to --trace only";
+  } else if (!lists.capture_traces.empty() && !from_trace) {
+    problem = "--capture-trace applies to --trace only";
+  } else if (!lists.capture_traces.empty() && vm.count("trace2") > 0) {
+    problem = "--capture-trace works on one trace; it cannot be combined with --trace2";
+  } else if (!lists.capture_traces.empty() && vm.count("compat") > 0) {
+    problem =
+        "--capture-trace is a default-mode feature; --compat tracelens reproduces TraceLens's "
+        "report without it";
+  } else if (vm.count("platform") > 0 && vm.count("arch") > 0) {
+    problem = "give either --platform or --arch, not both";
+  } else if ((vm.count("platform2") > 0 || vm.count("arch2") > 0) && vm.count("trace2") == 0) {
+    problem = "--platform2 and --arch2 apply to --trace2 only";
+  } else if (vm.count("platform2") > 0 && vm.count("arch2") > 0) {
+    problem = "give either --platform2 or --arch2, not both";
+  }
+  if (problem == nullptr) return true;
+  std::cerr << "loupe analyze: " << problem << "\n";
+  return false;
+}
+
+// The analysis options from the command line; nullopt after saying what is wrong.
+std::optional<core::AnalyzeOptions> analyze_options(const po::variables_map& vm,
+                                                    const OptionLists& lists) {
+  core::AnalyzeOptions options;
+  options.output_dir = vm.count("output") > 0 ? fs::path(vm["output"].as<std::string>())
+                                              : fs::path(vm["dir"].as<std::string>());
+  if (vm.count("scope") > 0) {
+    options.scope = scope_from_string(vm["scope"].as<std::string>());
+    if (!options.scope) {
+      std::cerr << "loupe analyze: --scope must be standalone or comparative\n";
+      return std::nullopt;
+    }
+  }
+  if (vm.count("compat") > 0) {
+    if (vm["compat"].as<std::string>() != "tracelens") {
+      std::cerr << "loupe analyze: --compat accepts only 'tracelens'\n";
+      return std::nullopt;
+    }
+    options.compat = Compat::TraceLens;
+  }
+  if (vm.count("workload") > 0) {
+    const std::string workload = vm["workload"].as<std::string>();
+    if (workload == "training") options.workload = Workload::Training;
+    if (workload == "inference") options.workload = Workload::Inference;
+    if (!options.workload) {
+      std::cerr << "loupe analyze: --workload must be training or inference\n";
+      return std::nullopt;
+    }
+  }
+  options.only = split_categories(lists.only);
+  options.isolate = vm.count("no-isolate") == 0;
+  const double timeout_s = vm["plugin-timeout"].as<double>();
+  if (!(timeout_s > 0) || timeout_s > 86400.0) {
+    std::cerr << "loupe analyze: --plugin-timeout must be between 0 and 86400 seconds\n";
+    return std::nullopt;
+  }
+  options.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
+  options.memory_mb = vm["plugin-memory"].as<std::uint64_t>();
+  if (options.memory_mb > (std::uint64_t{1} << 24)) {
+    std::cerr << "loupe analyze: --plugin-memory is in MB; " << options.memory_mb
+              << " is more than any machine has\n";
+    return std::nullopt;
+  }
+  return options;
+}
+
+// Every --trace input checked before any work: readable, a PyTorch trace, a usable platform,
+// within --max-memory. False after saying why.
+bool check_trace_inputs(const po::variables_map& vm, const OptionLists& lists) {
+  std::vector<std::pair<std::string, const char*>> traces{
+      {vm["trace"].as<std::string>(), "--trace"}};
+  if (vm.count("trace2") > 0) traces.emplace_back(vm["trace2"].as<std::string>(), "--trace2");
+  for (const auto& capture : lists.capture_traces) traces.emplace_back(capture, "--capture-trace");
+  for (const auto& [path, option] : traces) {
+    if (!check_readable_file(path, option) || !check_trace_format(path, option, "analyze")) {
+      return false;
+    }
+  }
+  for (const char* option : {"arch", "arch2"}) {
+    if (vm.count(option) > 0 && !check_readable_file(vm[option].as<std::string>(),
+                                                     option[4] == '2' ? "--arch2" : "--arch")) {
+      return false;
+    }
+  }
+  if (vm.count("max-memory") > 0 && !check_memory_limit(vm["max-memory"].as<std::uint64_t>(), vm)) {
+    return false;
+  }
+  for (const auto& [platform, arch] : {std::pair{"platform", "arch"}, {"platform2", "arch2"}}) {
+    if (vm.count(platform) == 0 && vm.count(arch) == 0) continue;
+    try {
+      core::prepare::select_arch(
+          vm.count(arch) > 0 ? std::optional<fs::path>(vm[arch].as<std::string>()) : std::nullopt,
+          vm.count(platform) > 0 ? std::optional<std::string>(vm[platform].as<std::string>())
+                                 : std::nullopt,
+          {});
+    } catch (const std::exception& e) {
+      std::cerr << "loupe analyze: "
+                << (vm.count(platform) > 0 ? "--" + std::string(platform) + ": " : std::string())
+                << e.what() << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The plugins for this run: discovered, preferences applied, problems reported; nullopt after
+// saying why the run cannot start.
+std::optional<core::PluginSet> discover(const po::variables_map& vm, const OptionLists& lists,
+                                        const core::AnalyzeOptions& options) {
+  PluginConfig config;
+  if (const std::string why = load_plugin_config(vm, config); !why.empty()) {
+    std::cerr << "loupe analyze: " << why << "\n";
+    return std::nullopt;
+  }
+  std::vector<fs::path> explicit_dirs(lists.plugin_dirs.begin(), lists.plugin_dirs.end());
+  explicit_dirs.insert(explicit_dirs.end(), config.plugin_dirs.begin(), config.plugin_dirs.end());
+  core::DiscoveryOptions discovery;
+  discovery.isolate = options.isolate;
+  discovery.timeout = std::min(options.timeout, discovery.timeout);
+  discovery.preferences = config.preferences;
+  auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs), discovery);
+  if (!plugins.missing_dirs.empty()) {
+    for (const auto& d : plugins.missing_dirs) {
+      std::cerr << "loupe analyze: plugin directory " << d.string() << " does not exist\n";
+    }
+    return std::nullopt;
+  }
+  if (!plugins.preference_errors.empty()) {
+    for (const auto& e : plugins.preference_errors) std::cerr << "loupe analyze: " << e << "\n";
+    std::cerr << "loupe analyze: stopped before any work\n";
+    return std::nullopt;
+  }
+  for (const auto& d : plugins.displaced) {
+    spdlog::info("{}: analyzed by plugin '{}' instead of '{}' ({})", d.category, d.preferred,
+                 d.plugin, d.source);
+  }
+  if (!report_plugin_problems(plugins, vm.count("strict") > 0)) return std::nullopt;
+  if (plugins.plugins.empty()) {
+    std::cerr << "loupe analyze: no plugins found (see `loupe plugins`)\n";
+    return std::nullopt;
+  }
+  // Early check before any work; routing by the manifest's skill is decided once the inputs
+  // are loaded (plan_runs), so with a fallback plugin every name may still find its analyzer.
+  const bool has_fallback =
+      plugins.fallback(Tier::Compute) != nullptr || plugins.fallback(Tier::System) != nullptr;
+  for (const auto& name : options.only) {
+    if (plugins.find_by_category(name) == nullptr && !has_fallback) {
+      std::cerr << "loupe analyze: --only " << name
+                << ": no loaded plugin handles this category (see `loupe plugins`)\n";
+      return std::nullopt;
+    }
+  }
+  return plugins;
+}
+
+core::TraceInputs trace_inputs(const po::variables_map& vm, const OptionLists& lists) {
+  core::TraceInputs inputs;
+  inputs.trace = vm["trace"].as<std::string>();
+  if (vm.count("trace2") > 0) inputs.trace2 = fs::path(vm["trace2"].as<std::string>());
+  if (vm.count("platform") > 0) inputs.platform = vm["platform"].as<std::string>();
+  if (vm.count("arch") > 0) inputs.arch_file = fs::path(vm["arch"].as<std::string>());
+  if (vm.count("platform2") > 0) inputs.platform2 = vm["platform2"].as<std::string>();
+  if (vm.count("arch2") > 0) inputs.arch_file2 = fs::path(vm["arch2"].as<std::string>());
+  for (const auto& capture : lists.capture_traces) inputs.capture_traces.emplace_back(capture);
+  return inputs;
+}
+
+core::SessionOptions session_options(const po::variables_map& vm, core::AnalyzeOptions analyze) {
+  core::SessionOptions options;
+  options.analyze = std::move(analyze);
+  options.quiet = vm.count("quiet") > 0;
+  options.load_progress = [quiet = options.quiet](const fs::path&, std::uint64_t file_size) {
+    return trace_load_progress("analyze", file_size, quiet);
+  };
+  if (vm.count("collectives-out") > 0) {
+    options.on_loaded = collectives_writer(vm["collectives-out"].as<std::string>());
+  }
+  return options;
+}
+
+// One run (a trace or an analysis directory) through a core::Session; the exit code.
+int run_session(const po::variables_map& vm, const OptionLists& lists, core::AnalyzeOptions analyze,
+                const std::vector<core::FailTerm>& fail_on) {
+  const auto plugins = discover(vm, lists, analyze);
+  if (!plugins) return kExitUsage;
+  const fs::path output_dir = analyze.output_dir;
+  auto session = vm.count("trace") > 0
+                     ? core::Session::from_trace(trace_inputs(vm, lists),
+                                                 session_options(vm, std::move(analyze)))
+                     : core::Session::from_directory(vm["dir"].as<std::string>(),
+                                                     session_options(vm, std::move(analyze)));
+  if (!session) {
+    std::cerr << "loupe analyze: " << session.error().message << "\n";
+    return kExitUsage;
+  }
+  const auto report = session->run(*plugins);
+  if (!report) {
+    std::cerr << "loupe analyze: " << report.error().message << "\n";
+    return kExitUsage;
+  }
+  if (vm.count("quiet") == 0) print_summary(*report, output_dir);
+  if (report->any_error()) return kExitFindings;
+  return gate(fail_on, report->run_findings, vm.count("fail-on-heuristic") > 0) ? kExitGate
+                                                                                : kExitOk;
+}
+
+}  // namespace
+
+int run_analyze(const std::vector<std::string>& args) {
+  po::options_description visible(analyze_usage());
+  OptionLists lists;
+  add_analyze_options(visible, lists);
   add_preference_options(visible);
   add_verbosity_options(visible);
   po::options_description hidden;
@@ -441,287 +680,20 @@ int run_analyze(const std::vector<std::string>& args) {
     }
     return run_multirank(args, vm);
   }
-  for (const char* option : {"world-size", "rank-regex", "jobs", "mpi"}) {
-    if (vm.count(option) > 0) {
-      std::cerr << "loupe analyze: --" << option << " applies to --trace-glob / --trace-pattern\n";
-      return kExitUsage;
-    }
-  }
-  const bool from_trace = vm.count("trace") > 0;
-  if (from_trace && vm.count("dir") > 0) {
-    std::cerr << "loupe analyze: give either DIR or --trace TRACE, not both\n";
-    return kExitUsage;
-  }
-  if (!from_trace && vm.count("dir") == 0) {
-    std::cerr << "loupe analyze: missing DIR (the analysis directory) or --trace TRACE\n";
-    return kExitUsage;
-  }
-  if (from_trace && vm.count("output") == 0) {
-    std::cerr << "loupe analyze: --trace needs -o OUT (where to write the analysis directory)\n";
-    return kExitUsage;
-  }
-  if (!from_trace && (vm.count("platform") > 0 || vm.count("arch") > 0 || vm.count("trace2") > 0 ||
-                      vm.count("max-memory") > 0)) {
-    std::cerr << "loupe analyze: --trace2, --platform, --arch and --max-memory apply to --trace "
-                 "only\n";
-    return kExitUsage;
-  }
-  if (!capture_traces.empty() && !from_trace) {
-    std::cerr << "loupe analyze: --capture-trace applies to --trace only\n";
-    return kExitUsage;
-  }
-  if (!capture_traces.empty() && vm.count("trace2") > 0) {
-    std::cerr << "loupe analyze: --capture-trace works on one trace; it cannot be combined with "
-                 "--trace2\n";
-    return kExitUsage;
-  }
-  if (!capture_traces.empty() && vm.count("compat") > 0) {
-    std::cerr << "loupe analyze: --capture-trace is a default-mode feature; --compat tracelens "
-                 "reproduces TraceLens's report without it\n";
-    return kExitUsage;
-  }
-  if (vm.count("platform") > 0 && vm.count("arch") > 0) {
-    std::cerr << "loupe analyze: give either --platform or --arch, not both\n";
-    return kExitUsage;
-  }
-  if ((vm.count("platform2") > 0 || vm.count("arch2") > 0) && vm.count("trace2") == 0) {
-    std::cerr << "loupe analyze: --platform2 and --arch2 apply to --trace2 only\n";
-    return kExitUsage;
-  }
-  if (vm.count("platform2") > 0 && vm.count("arch2") > 0) {
-    std::cerr << "loupe analyze: give either --platform2 or --arch2, not both\n";
-    return kExitUsage;
-  }
-  const fs::path dir =
-      from_trace ? fs::path(vm["output"].as<std::string>()) : fs::path(vm["dir"].as<std::string>());
-
-  core::AnalyzeOptions options;
-  options.output_dir = vm.count("output") > 0 ? fs::path(vm["output"].as<std::string>()) : dir;
-  if (vm.count("scope") > 0) {
-    options.scope = scope_from_string(vm["scope"].as<std::string>());
-    if (!options.scope) {
-      std::cerr << "loupe analyze: --scope must be standalone or comparative\n";
-      return kExitUsage;
-    }
-  }
-  if (vm.count("compat") > 0) {
-    if (vm["compat"].as<std::string>() != "tracelens") {
-      std::cerr << "loupe analyze: --compat accepts only 'tracelens'\n";
-      return kExitUsage;
-    }
-    options.compat = Compat::TraceLens;
-  }
-  if (vm.count("workload") > 0) {
-    const std::string workload = vm["workload"].as<std::string>();
-    if (workload == "training") options.workload = Workload::Training;
-    if (workload == "inference") options.workload = Workload::Inference;
-    if (!options.workload) {
-      std::cerr << "loupe analyze: --workload must be training or inference\n";
-      return kExitUsage;
-    }
-  }
-  options.only = split_categories(only);
-  options.isolate = vm.count("no-isolate") == 0;
-  const double timeout_s = vm["plugin-timeout"].as<double>();
-  if (!(timeout_s > 0) || timeout_s > 86400.0) {
-    std::cerr << "loupe analyze: --plugin-timeout must be between 0 and 86400 seconds\n";
-    return kExitUsage;
-  }
-  options.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
-  options.memory_mb = vm["plugin-memory"].as<std::uint64_t>();
-  if (options.memory_mb > (std::uint64_t{1} << 24)) {
-    std::cerr << "loupe analyze: --plugin-memory is in MB; " << options.memory_mb
-              << " is more than any machine has\n";
-    return kExitUsage;
-  }
-
+  if (!check_single_run_options(vm, lists)) return kExitUsage;
+  auto options = analyze_options(vm, lists);
+  if (!options) return kExitUsage;
   // Every input and the output directory are checked before any work starts.
-  if (from_trace) {
-    if (!check_readable_file(vm["trace"].as<std::string>(), "--trace")) return kExitUsage;
-    if (vm.count("trace2") > 0 &&
-        !check_readable_file(vm["trace2"].as<std::string>(), "--trace2")) {
-      return kExitUsage;
-    }
-    if (!check_trace_format(vm["trace"].as<std::string>(), "--trace", "analyze")) {
-      return kExitUsage;
-    }
-    for (const auto& capture : capture_traces) {
-      if (!check_readable_file(capture, "--capture-trace") ||
-          !check_trace_format(capture, "--capture-trace", "analyze")) {
-        return kExitUsage;
-      }
-    }
-    if (vm.count("trace2") > 0 &&
-        !check_trace_format(vm["trace2"].as<std::string>(), "--trace2", "analyze")) {
-      return kExitUsage;
-    }
-    for (const char* option : {"arch", "arch2"}) {
-      if (vm.count(option) > 0 && !check_readable_file(vm[option].as<std::string>(),
-                                                       option[4] == '2' ? "--arch2" : "--arch")) {
-        return kExitUsage;
-      }
-    }
-    if (vm.count("max-memory") > 0 &&
-        !check_memory_limit(vm["max-memory"].as<std::uint64_t>(), vm)) {
-      return kExitUsage;
-    }
-    for (const auto& [platform, arch] : {std::pair{"platform", "arch"}, {"platform2", "arch2"}}) {
-      if (vm.count(platform) == 0 && vm.count(arch) == 0) continue;
-      try {
-        core::prepare::select_arch(
-            vm.count(arch) > 0 ? std::optional<fs::path>(vm[arch].as<std::string>()) : std::nullopt,
-            vm.count(platform) > 0 ? std::optional<std::string>(vm[platform].as<std::string>())
-                                   : std::nullopt,
-            {});
-      } catch (const std::exception& e) {
-        std::cerr << "loupe analyze: "
-                  << (vm.count(platform) > 0 ? "--" + std::string(platform) + ": " : std::string())
-                  << e.what() << "\n";
-        return kExitUsage;
-      }
-    }
-  } else if (!check_analysis_dir(dir)) {
+  if (vm.count("trace") > 0 ? !check_trace_inputs(vm, lists)
+                            : !check_analysis_dir(vm["dir"].as<std::string>())) {
     return kExitUsage;
   }
-  if (const std::string why = check_writable_dir(options.output_dir); !why.empty()) {
-    std::cerr << "loupe analyze: cannot write into " << options.output_dir.string() << ": " << why
+  if (const std::string why = check_writable_dir(options->output_dir); !why.empty()) {
+    std::cerr << "loupe analyze: cannot write into " << options->output_dir.string() << ": " << why
               << "\n";
     return kExitUsage;
   }
-
-  PluginConfig config;
-  if (const std::string why = load_plugin_config(vm, config); !why.empty()) {
-    std::cerr << "loupe analyze: " << why << "\n";
-    return kExitUsage;
-  }
-  std::vector<fs::path> explicit_dirs(plugin_dirs.begin(), plugin_dirs.end());
-  explicit_dirs.insert(explicit_dirs.end(), config.plugin_dirs.begin(), config.plugin_dirs.end());
-  core::DiscoveryOptions discovery;
-  discovery.isolate = options.isolate;
-  discovery.timeout = std::min(options.timeout, discovery.timeout);
-  discovery.preferences = config.preferences;
-  const auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs), discovery);
-  if (!plugins.missing_dirs.empty()) {
-    for (const auto& d : plugins.missing_dirs) {
-      std::cerr << "loupe analyze: plugin directory " << d.string() << " does not exist\n";
-    }
-    return kExitUsage;
-  }
-  if (!plugins.preference_errors.empty()) {
-    for (const auto& e : plugins.preference_errors) std::cerr << "loupe analyze: " << e << "\n";
-    std::cerr << "loupe analyze: stopped before any work\n";
-    return kExitUsage;
-  }
-  for (const auto& d : plugins.displaced) {
-    spdlog::info("{}: analyzed by plugin '{}' instead of '{}' ({})", d.category, d.preferred,
-                 d.plugin, d.source);
-  }
-  if (!report_plugin_problems(plugins, vm.count("strict") > 0)) return kExitUsage;
-  if (plugins.plugins.empty()) {
-    std::cerr << "loupe analyze: no plugins found (see `loupe plugins`)\n";
-    return kExitUsage;
-  }
-  // Early check before any work; routing by the manifest's skill is decided once the inputs
-  // are loaded (plan_runs), so with a fallback plugin every name may still find its analyzer.
-  const bool has_fallback =
-      plugins.fallback(Tier::Compute) != nullptr || plugins.fallback(Tier::System) != nullptr;
-  for (const auto& name : options.only) {
-    if (plugins.find_by_category(name) == nullptr && !has_fallback) {
-      std::cerr << "loupe analyze: --only " << name
-                << ": no loaded plugin handles this category (see `loupe plugins`)\n";
-      return kExitUsage;
-    }
-  }
-
-  core::prepare::TraceViews trace_views;
-  if (from_trace) {
-    TraceToDirectoryOptions trace_options;
-    trace_options.trace = vm["trace"].as<std::string>();
-    if (vm.count("trace2") > 0) trace_options.trace2 = fs::path(vm["trace2"].as<std::string>());
-    trace_options.output_dir = dir;
-    if (vm.count("platform") > 0) trace_options.platform = vm["platform"].as<std::string>();
-    if (vm.count("arch") > 0) trace_options.arch_file = fs::path(vm["arch"].as<std::string>());
-    if (vm.count("platform2") > 0) trace_options.platform2 = vm["platform2"].as<std::string>();
-    if (vm.count("arch2") > 0) trace_options.arch_file2 = fs::path(vm["arch2"].as<std::string>());
-    trace_options.compat_tracelens = options.compat == Compat::TraceLens;
-    trace_options.quiet = vm.count("quiet") > 0;
-    for (const auto& capture : capture_traces) trace_options.capture_traces.emplace_back(capture);
-    if (vm.count("collectives-out") > 0) {
-      trace_options.on_loaded = collectives_writer(vm["collectives-out"].as<std::string>());
-    }
-    trace_options.before_write = [&dir] {
-      if (const auto n = core::remove_previous_run(dir, core::PreviousRunScope::Everything)) {
-        spdlog::info("removed the {} files of the previous run in {}", n, dir.string());
-      }
-    };
-    WrittenDirectory written;
-    if (const int rc = write_directory_from_trace(trace_options, written); rc != kExitOk) {
-      return rc;
-    }
-    trace_views = std::move(written.views);
-    options.run_graph = trace_views.run_graph;
-    options.prepared_files = std::move(written.files);
-    options.capture_traces = std::move(written.capture_traces);
-    // The trace model and tree are gone: hand their pages back, so each forked plugin child
-    // maps a small heap (fewer pages to share, fewer copy-on-write faults).
-    ::malloc_trim(0);
-  } else {
-    // Plan on the directory's outline first: a request that cannot run (an --only name no
-    // plugin takes, a manifest of the wrong shape) stops before any file is touched.
-    try {
-      std::vector<std::string> unhandled;
-      (void)core::plan_runs(core::outline_analysis_directory(dir), plugins, options.only,
-                            unhandled);
-    } catch (const core::PlanError& e) {
-      std::cerr << "loupe analyze: " << dir.string() << ": " << e.what() << "\n";
-      return kExitUsage;
-    }
-    // Re-analyzing: the previous run's analyzer outputs go first, so no plugin reads them as
-    // inputs and no stale file stays beside the new ones.
-    std::error_code ec;
-    const bool in_place = fs::equivalent(dir, options.output_dir, ec);
-    try {
-      const auto n = core::remove_previous_run(
-          options.output_dir,
-          in_place ? core::PreviousRunScope::AnalysisOnly : core::PreviousRunScope::Everything);
-      if (n > 0) {
-        spdlog::info("removed the {} files of the previous run in {}", n,
-                     options.output_dir.string());
-      }
-    } catch (const std::exception& e) {
-      std::cerr << "loupe analyze: " << e.what() << "\n";
-      return kExitUsage;
-    }
-  }
-
-  core::Model model;
-  try {
-    model = core::load_analysis_directory(
-        dir, options.compat == Compat::TraceLens ? core::ArchSet::kTraceLens : core::ArchSet::kAll);
-  } catch (const core::InputError& e) {
-    std::cerr << "loupe analyze: " << e.what() << "\n";
-    return kExitUsage;
-  }
-  for (const auto& [name, why] : model.load_errors()) spdlog::warn("cannot load {}", why);
-  if (from_trace) core::prepare::install_trace_views(model, trace_views);
-
-  try {
-    std::error_code ec;
-    fs::create_directories(options.output_dir, ec);
-    if (ec) {
-      std::cerr << "loupe analyze: cannot create " << options.output_dir.string() << ": "
-                << ec.message() << "\n";
-      return kExitUsage;
-    }
-    const auto report = core::run_analysis(model, plugins, options);
-    if (vm.count("quiet") == 0) print_summary(report, options.output_dir);
-    if (report.any_error()) return kExitFindings;
-    return gate(fail_on, report.run_findings, vm.count("fail-on-heuristic") > 0) ? kExitGate
-                                                                                 : kExitOk;
-  } catch (const core::PlanError& e) {
-    std::cerr << "loupe analyze: " << dir.string() << ": " << e.what() << "\n";
-    return kExitUsage;
-  }
+  return run_session(vm, lists, std::move(*options), fail_on);
 }
 
 }  // namespace loupe::cli

@@ -332,11 +332,18 @@ std::string rank_set_findings(const lm::CrossRankAnalysis& analysis,
   return dump_python_json(core::build_rank_set_findings(input), 2) + "\n";
 }
 
-std::function<void(const core::trace::TraceModel&)> collectives_writer(fs::path path) {
-  return [path = std::move(path)](const core::trace::TraceModel& model) {
-    core::write_file_atomically(
-        path, lm::serialize_rank_collectives(lm::extract_rank_collectives(model, 0)));
-  };
+std::function<std::optional<core::Error>(const core::trace::TraceModel&)> collectives_writer(
+    fs::path path) {
+  return
+      [path = std::move(path)](const core::trace::TraceModel& model) -> std::optional<core::Error> {
+        try {
+          core::write_file_atomically(
+              path, lm::serialize_rank_collectives(lm::extract_rank_collectives(model, 0)));
+        } catch (const std::exception& e) {
+          return core::Error{core::ErrorKind::Output, e.what()};
+        }
+        return std::nullopt;
+      };
 }
 
 namespace {

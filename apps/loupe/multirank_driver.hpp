@@ -6,10 +6,12 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_common.hpp"
+#include "loupe/core/error.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
 namespace loupe::cli {
@@ -27,6 +29,7 @@ int run_multirank(const std::vector<std::string>& args, const po::variables_map&
 
 // For a rank's child: writes the trace's collective table (RankCollectives, serialized) to
 // `path` once the trace is loaded.
-std::function<void(const core::trace::TraceModel&)> collectives_writer(std::filesystem::path path);
+std::function<std::optional<core::Error>(const core::trace::TraceModel&)> collectives_writer(
+    std::filesystem::path path);
 
 }  // namespace loupe::cli

@@ -32,6 +32,24 @@ std::string read_file(const fs::path& path) {
 
 namespace {
 
+enum class FileKind { Document, Table };
+
+// Which files of an analysis directory become the model, in loading order: folder, extension,
+// and whether they are JSON documents or CSV tables. Direct children only.
+struct LoadRule {
+  const char* folder;
+  const char* extension;
+  FileKind kind;
+};
+constexpr LoadRule kLoadRules[] = {
+    {"category_data", ".json", FileKind::Document},
+    {"metadata", ".json", FileKind::Document},
+    {"category_data", ".csv", FileKind::Table},
+    {"perf_report_csvs", ".csv", FileKind::Table},
+    {"perf_report_trace1_csvs", ".csv", FileKind::Table},
+    {"perf_report_trace2_csvs", ".csv", FileKind::Table},
+};
+
 // Regular files of DIR/sub with the given extension, sorted by name.
 std::vector<fs::path> files_with_extension(const fs::path& dir, const std::string& extension) {
   std::vector<fs::path> out;
@@ -46,24 +64,32 @@ std::vector<fs::path> files_with_extension(const fs::path& dir, const std::strin
   return out;
 }
 
-void load_json_files(Model& model, const fs::path& root, const std::string& sub) {
-  for (const auto& path : files_with_extension(root / sub, ".json")) {
-    const std::string name = sub + "/" + path.filename().string();
-    try {
-      model.set_document(name, parse_json_document(read_file(path)));
-    } catch (const std::exception& e) {
-      model.set_load_error(name, path.string() + ": " + e.what());
+// Parses one file into the model under `name`; a file that does not parse is a load error
+// reported under `shown_path`.
+void add_file(Model& model, FileKind kind, const std::string& name, std::string_view bytes,
+              const fs::path& shown_path) {
+  try {
+    if (kind == FileKind::Document) {
+      model.set_document(name, parse_json_document(bytes));
+    } else {
+      model.set_table(name, std::make_shared<const CsvTable>(parse_csv(bytes)));
     }
+  } catch (const std::exception& e) {
+    model.set_load_error(name, shown_path.string() + ": " + e.what());
   }
 }
 
-void load_csv_files(Model& model, const fs::path& root, const std::string& sub) {
-  for (const auto& path : files_with_extension(root / sub, ".csv")) {
-    const std::string name = sub + "/" + path.filename().string();
-    try {
-      model.set_table(name, std::make_shared<const CsvTable>(parse_csv(read_file(path))));
-    } catch (const std::exception& e) {
-      model.set_load_error(name, path.string() + ": " + e.what());
+// The properties every loaded model carries: the directory, the bundled arch specs, and the
+// manifest's platform.
+void finish_model(Model& model, const fs::path& dir, ArchSet arch_set) {
+  std::error_code ec;
+  model.set_property("input_dir", fs::absolute(dir, ec).lexically_normal().string());
+  install_arch_specs(model, arch_set);
+  if (const auto* manifest = model.document("category_data/category_manifest.json");
+      manifest != nullptr && manifest->IsObject()) {
+    const auto it = manifest->FindMember("platform");
+    if (it != manifest->MemberEnd() && it->value.IsString()) {
+      model.set_property("platform", it->value.GetString());
     }
   }
 }
@@ -76,23 +102,49 @@ Model load_analysis_directory(const fs::path& dir, ArchSet arch_set) {
   if (!fs::is_directory(dir, ec)) throw InputError(dir.string() + ": not a directory");
 
   Model model;
-  model.set_property("input_dir", fs::absolute(dir, ec).lexically_normal().string());
-  load_json_files(model, dir, "category_data");
-  load_json_files(model, dir, "metadata");
-  load_csv_files(model, dir, "category_data");
-  for (const char* sub :
-       {"perf_report_csvs", "perf_report_trace1_csvs", "perf_report_trace2_csvs"}) {
-    load_csv_files(model, dir, sub);
-  }
-  install_arch_specs(model, arch_set);
-
-  if (const auto* manifest = model.document("category_data/category_manifest.json");
-      manifest != nullptr && manifest->IsObject()) {
-    const auto it = manifest->FindMember("platform");
-    if (it != manifest->MemberEnd() && it->value.IsString()) {
-      model.set_property("platform", it->value.GetString());
+  for (const auto& rule : kLoadRules) {
+    for (const auto& path : files_with_extension(dir / rule.folder, rule.extension)) {
+      const std::string name = std::string(rule.folder) + "/" + path.filename().string();
+      std::string bytes;
+      try {
+        bytes = read_file(path);
+      } catch (const std::exception& e) {
+        model.set_load_error(name, path.string() + ": " + e.what());
+        continue;
+      }
+      add_file(model, rule.kind, name, bytes, path);
     }
   }
+  finish_model(model, dir, arch_set);
+  return model;
+}
+
+Model load_analysis_files(const fs::path& dir, std::span<const AnalysisFile> files,
+                          ArchSet arch_set) {
+  Model model;
+  for (const auto& rule : kLoadRules) {
+    const std::string_view folder = rule.folder;
+    std::vector<const AnalysisFile*> chosen;
+    for (const auto& file : files) {
+      const std::string_view rel = file.relative_path;
+      if (rel.size() <= folder.size() + 1 || rel.substr(0, folder.size()) != folder ||
+          rel[folder.size()] != '/') {
+        continue;
+      }
+      const std::string_view filename = rel.substr(folder.size() + 1);
+      if (filename.find('/') != std::string_view::npos) continue;
+      if (fs::path(filename).extension() != rule.extension) continue;
+      chosen.push_back(&file);
+    }
+    std::sort(chosen.begin(), chosen.end(), [](const AnalysisFile* a, const AnalysisFile* b) {
+      return a->relative_path < b->relative_path;
+    });
+    for (const auto* file : chosen) {
+      add_file(model, rule.kind, std::string(file->relative_path), file->bytes,
+               dir / fs::path(file->relative_path));
+    }
+  }
+  finish_model(model, dir, arch_set);
   return model;
 }
 

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "loupe/core/arch_specs.hpp"
 #include "loupe/core/model.hpp"
@@ -23,6 +25,19 @@ class InputError : public std::runtime_error {
 // arch specs (`arch_set`) as documents "arch/<PLATFORM>.json" and the properties "input_dir" and
 // "platform". Throws InputError when DIR is not a readable directory.
 Model load_analysis_directory(const std::filesystem::path& dir, ArchSet arch_set = ArchSet::kAll);
+
+// One file of an analysis directory held in memory (the preparation of `--trace` computes them).
+struct AnalysisFile {
+  std::string_view relative_path;  // e.g. "category_data/gemm_ops.csv"
+  std::string_view bytes;
+};
+
+// The Model that load_analysis_directory would build from DIR if DIR held exactly `files`: the
+// same files taken (category_data/ and metadata/ JSON, category_data/ and perf_report*_csvs/ CSV,
+// direct children only), in the same order, with the same properties ("input_dir" is DIR).
+// Nothing is read from disk, so a run that prepared the directory does not parse it back.
+Model load_analysis_files(const std::filesystem::path& dir, std::span<const AnalysisFile> files,
+                          ArchSet arch_set = ArchSet::kAll);
 
 // What planning needs, read cheaply: the manifest, and the category tables by name only (empty),
 // so `loupe analyze` can refuse an impossible request before it touches any file.

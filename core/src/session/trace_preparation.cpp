@@ -1,0 +1,129 @@
+#include "trace_preparation.hpp"
+
+#include <chrono>
+#include <optional>
+
+#include <spdlog/spdlog.h>
+
+#include "capture_record.hpp"
+#include "trace_loading.hpp"
+
+namespace loupe::core::session {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+bool compat_tracelens(const SessionOptions& options) {
+  return options.analyze.compat == Compat::TraceLens;
+}
+
+// The preparation's options and both platforms; an Error when a platform cannot be used.
+Expected<prepare::PrepareOptions> prepare_options(const TraceInputs& inputs,
+                                                  const SessionOptions& options,
+                                                  const trace::LoadResult& loaded,
+                                                  const trace::LoadResult* loaded2,
+                                                  std::chrono::steady_clock::time_point start) {
+  prepare::PrepareOptions prepare;
+  prepare.trace_path = inputs.trace;
+  prepare.output_dir = options.analyze.output_dir;
+  prepare.compat_tracelens = compat_tracelens(options);
+  if (!options.quiet) {
+    prepare.progress = [start](std::string_view step) {
+      spdlog::info("{} ({:.2f} s)", step, seconds_since(start));
+    };
+  }
+  try {
+    prepare.arch = prepare::select_arch_for_devices(inputs.arch_file, inputs.platform,
+                                                    prepare::trace_devices(loaded.model));
+    if (loaded2 != nullptr) {
+      prepare.arch2 = select_trace2_arch(inputs, prepare.compat_tracelens, *loaded2, prepare.arch);
+    }
+  } catch (const std::exception& e) {
+    return Error{ErrorKind::Input, e.what()};
+  }
+  spdlog::info("using {}{}", loaded2 != nullptr ? "for trace 1 " : "", prepare.arch.reason);
+  if (prepare.arch2) {
+    spdlog::info("using for trace 2 {}", prepare.arch2->reason);
+  } else if (loaded2 != nullptr) {
+    spdlog::info("using for trace 2 the platform of trace 1 (--compat tracelens)");
+  }
+  return prepare;
+}
+
+// The capture traces, loaded first: one that cannot be read stops the session before the main
+// trace loads.
+Expected<std::vector<trace::CaptureTrace>> load_captures(const TraceInputs& inputs,
+                                                         const SessionOptions& options) {
+  std::vector<trace::CaptureTrace> captures;
+  for (const auto& path : inputs.capture_traces) {
+    auto one = load_trace_file(path, options);
+    if (!one) return one.error();
+    captures.push_back({path, std::move(one->model)});
+  }
+  return captures;
+}
+
+}  // namespace
+
+Expected<PreparedTrace> prepare_trace(const TraceInputs& inputs, const SessionOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  auto captures = load_captures(inputs, options);
+  if (!captures) return captures.error();
+  auto loaded = load_trace_file(inputs.trace, options);
+  if (!loaded) return loaded.error();
+
+  PreparedTrace out;
+  trace::TreeOptions tree_options = prepare::prepare_tree_options();
+  if (!captures->empty()) {
+    const auto attribution = trace::attribute_capture_traces(loaded->model, *captures);
+    captures->clear();
+    log_capture_attribution(attribution);
+    out.capture_traces = capture_record(attribution, loaded->model);
+    tree_options.gpu_relinks = attribution.links;
+  }
+  std::optional<trace::LoadResult> loaded2;
+  if (inputs.trace2) {
+    auto second = load_trace_file(*inputs.trace2, options);
+    if (!second) return second.error();
+    loaded2 = std::move(*second);
+  }
+  if (options.on_loaded) {
+    if (auto error = options.on_loaded(loaded->model)) return *error;
+  }
+  auto prepare = prepare_options(inputs, options, *loaded, loaded2 ? &*loaded2 : nullptr, start);
+  if (!prepare) return prepare.error();
+
+  if (!options.quiet) spdlog::info("building the event tree ({:.2f} s)", seconds_since(start));
+  const auto tree = trace::EventTree::build(loaded->model, tree_options);
+  std::optional<trace::EventTree> tree2;
+  if (loaded2) tree2 = trace::EventTree::build(loaded2->model, prepare::prepare_tree_options());
+  try {
+    out.directory = loaded2 ? prepare::prepare_comparative_directory(
+                                  {loaded->model, tree}, {loaded2->model, *tree2}, *prepare)
+                            : prepare::prepare_analysis_directory(loaded->model, tree, *prepare);
+  } catch (const prepare::PrepareError& e) {
+    std::string what = inputs.trace.string();
+    if (inputs.trace2) what += " vs " + inputs.trace2->string();
+    return Error{ErrorKind::Input, what + ": " + e.what()};
+  }
+  for (const auto& note : out.directory.notes) spdlog::warn("{}", note);
+  // The what-if model is for default mode's report (docs/what-if.md); compat needs none.
+  prepare::TraceViewsOptions views_options;
+  views_options.run_graph = !compat_tracelens(options);
+  out.views = prepare::build_trace_views(loaded->model, tree, views_options);
+  if (!compat_tracelens(options)) {
+    out.views.op_groups = prepare::op_groups_table(out.directory.op_groups);
+  }
+  if (!options.quiet) {
+    spdlog::info("prepared {} files in memory ({:.2f} s)", out.directory.files.size(),
+                 seconds_since(start));
+  }
+  return out;
+}
+
+}  // namespace loupe::core::session
