@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "analyze_options.hpp"
 #include "cli_common.hpp"
 #include "loupe/core/analysis_dir.hpp"
 #include "loupe/core/analysis_runner.hpp"
@@ -29,18 +30,6 @@ namespace loupe::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> split_categories(const std::vector<std::string>& values) {
-  std::vector<std::string> out;
-  for (const auto& value : values) {
-    std::stringstream stream(value);
-    std::string item;
-    while (std::getline(stream, item, ',')) {
-      if (!item.empty()) out.push_back(item);
-    }
-  }
-  return out;
-}
 
 bool looks_like_trace_file(const fs::path& path) {
   const std::string name = path.filename().string();
@@ -64,27 +53,6 @@ bool check_analysis_dir(const fs::path& dir) {
             << (fs::exists(dir, ec) ? ": not a directory" : ": no such directory")
             << " (give an analysis directory, or --trace TRACE -o OUT)\n";
   return false;
-}
-
-// Warns about each rejected or shadowed plugin file; false when --strict makes that fatal.
-bool report_plugin_problems(const core::PluginSet& plugins, bool strict) {
-  bool any = false;
-  for (const auto& f : plugins.found) {
-    if (f.state == core::PluginState::Loaded) continue;
-    any = true;
-    if (strict) {
-      std::cerr << "loupe analyze: plugin " << f.path.string() << " " << core::to_string(f.state)
-                << ": " << f.reason << "\n";
-    } else {
-      spdlog::warn("plugin {} {}: {}", f.path.string(), core::to_string(f.state), f.reason);
-    }
-  }
-  if (any && strict) {
-    std::cerr << "loupe analyze: --strict: stopping before any work (remove or fix the files "
-                 "above)\n";
-    return false;
-  }
-  return true;
 }
 
 // --max-memory: false (after saying why) when the traces' estimated peak exceeds `limit_mb`.
@@ -303,13 +271,6 @@ bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings,
   return !matches.empty();
 }
 
-// The repeatable options, collected by program_options.
-struct OptionLists {
-  std::vector<std::string> only;
-  std::vector<std::string> plugin_dirs;
-  std::vector<std::string> capture_traces;
-};
-
 std::string analyze_usage() {
   return "Usage: loupe analyze DIR [options]\n"
          "       loupe analyze --trace TRACE [--trace2 TRACE2 | --capture-trace CAP ...] -o OUT\n"
@@ -358,15 +319,15 @@ std::string analyze_usage() {
          "Options";
 }
 
-void add_analyze_options(po::options_description& visible, OptionLists& lists) {
+void add_analyze_options(po::options_description& visible) {
   visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
                                                     "write outputs here instead of into DIR")(
       "scope", po::value<std::string>(),
       "standalone | comparative (default: the manifest's comparison_scope)")(
-      "only", po::value<std::vector<std::string>>(&lists.only)->composing(),
+      "only", po::value<std::vector<std::string>>()->composing(),
       "analyze only these categories (comma-separated, repeatable), even if the manifest does not "
       "list them")(
-      "plugin-dir", po::value<std::vector<std::string>>(&lists.plugin_dirs)->composing(),
+      "plugin-dir", po::value<std::vector<std::string>>()->composing(),
       "also search this directory for plugins (repeatable): after the bundled plugins, before "
       "the configuration file's plugin_dirs and $LOUPE_PLUGIN_PATH; the first plugin found for a "
       "name or category keeps it unless --prefer says otherwise")(
@@ -381,7 +342,7 @@ void add_analyze_options(po::options_description& visible, OptionLists& lists) {
                                "read this raw trace and write the analysis directory")(
       "trace2", po::value<std::string>(),
       "with --trace: compare against this second trace (comparative scope)")(
-      "capture-trace", po::value<std::vector<std::string>>(&lists.capture_traces)->composing(),
+      "capture-trace", po::value<std::vector<std::string>>()->composing(),
       "with --trace (default mode): a trace of the GPU-graph captures TRACE replays "
       "(repeatable); replayed kernels get the captured ops, shapes and perf models")(
       "platform", po::value<std::string>(),
@@ -410,7 +371,7 @@ void add_analyze_options(po::options_description& visible, OptionLists& lists) {
 }
 
 // Options that do not go together, or apply to another mode: false after saying why.
-bool check_single_run_options(const po::variables_map& vm, const OptionLists& lists) {
+bool check_single_run_options(const po::variables_map& vm) {
   for (const char* option : {"world-size", "rank-regex", "jobs", "mpi"}) {
     if (vm.count(option) > 0) {
       std::cerr << "loupe analyze: --" << option << " applies to --trace-glob / --trace-pattern\n";
@@ -428,11 +389,11 @@ bool check_single_run_options(const po::variables_map& vm, const OptionLists& li
   } else if (!from_trace && (vm.count("platform") > 0 || vm.count("arch") > 0 ||
                              vm.count("trace2") > 0 || vm.count("max-memory") > 0)) {
     problem = "--trace2, --platform, --arch and --max-memory apply to --trace only";
-  } else if (!lists.capture_traces.empty() && !from_trace) {
+  } else if (vm.count("capture-trace") > 0 && !from_trace) {
     problem = "--capture-trace applies to --trace only";
-  } else if (!lists.capture_traces.empty() && vm.count("trace2") > 0) {
+  } else if (vm.count("capture-trace") > 0 && vm.count("trace2") > 0) {
     problem = "--capture-trace works on one trace; it cannot be combined with --trace2";
-  } else if (!lists.capture_traces.empty() && vm.count("compat") > 0) {
+  } else if (vm.count("capture-trace") > 0 && vm.count("compat") > 0) {
     problem =
         "--capture-trace is a default-mode feature; --compat tracelens reproduces TraceLens's "
         "report without it";
@@ -448,59 +409,17 @@ bool check_single_run_options(const po::variables_map& vm, const OptionLists& li
   return false;
 }
 
-// The analysis options from the command line; nullopt after saying what is wrong.
-std::optional<core::AnalyzeOptions> analyze_options(const po::variables_map& vm,
-                                                    const OptionLists& lists) {
-  core::AnalyzeOptions options;
-  options.output_dir = vm.count("output") > 0 ? fs::path(vm["output"].as<std::string>())
-                                              : fs::path(vm["dir"].as<std::string>());
-  if (vm.count("scope") > 0) {
-    options.scope = scope_from_string(vm["scope"].as<std::string>());
-    if (!options.scope) {
-      std::cerr << "loupe analyze: --scope must be standalone or comparative\n";
-      return std::nullopt;
-    }
-  }
-  if (vm.count("compat") > 0) {
-    if (vm["compat"].as<std::string>() != "tracelens") {
-      std::cerr << "loupe analyze: --compat accepts only 'tracelens'\n";
-      return std::nullopt;
-    }
-    options.compat = Compat::TraceLens;
-  }
-  if (vm.count("workload") > 0) {
-    const std::string workload = vm["workload"].as<std::string>();
-    if (workload == "training") options.workload = Workload::Training;
-    if (workload == "inference") options.workload = Workload::Inference;
-    if (!options.workload) {
-      std::cerr << "loupe analyze: --workload must be training or inference\n";
-      return std::nullopt;
-    }
-  }
-  options.only = split_categories(lists.only);
-  options.isolate = vm.count("no-isolate") == 0;
-  const double timeout_s = vm["plugin-timeout"].as<double>();
-  if (!(timeout_s > 0) || timeout_s > 86400.0) {
-    std::cerr << "loupe analyze: --plugin-timeout must be between 0 and 86400 seconds\n";
-    return std::nullopt;
-  }
-  options.timeout = std::chrono::milliseconds(static_cast<long long>(timeout_s * 1000.0));
-  options.memory_mb = vm["plugin-memory"].as<std::uint64_t>();
-  if (options.memory_mb > (std::uint64_t{1} << 24)) {
-    std::cerr << "loupe analyze: --plugin-memory is in MB; " << options.memory_mb
-              << " is more than any machine has\n";
-    return std::nullopt;
-  }
-  return options;
-}
-
 // Every --trace input checked before any work: readable, a PyTorch trace, a usable platform,
 // within --max-memory. False after saying why.
-bool check_trace_inputs(const po::variables_map& vm, const OptionLists& lists) {
+bool check_trace_inputs(const po::variables_map& vm) {
   std::vector<std::pair<std::string, const char*>> traces{
       {vm["trace"].as<std::string>(), "--trace"}};
   if (vm.count("trace2") > 0) traces.emplace_back(vm["trace2"].as<std::string>(), "--trace2");
-  for (const auto& capture : lists.capture_traces) traces.emplace_back(capture, "--capture-trace");
+  if (vm.count("capture-trace") > 0) {
+    for (const auto& capture : vm["capture-trace"].as<std::vector<std::string>>()) {
+      traces.emplace_back(capture, "--capture-trace");
+    }
+  }
   for (const auto& [path, option] : traces) {
     if (!check_readable_file(path, option) || !check_trace_format(path, option, "analyze")) {
       return false;
@@ -515,110 +434,20 @@ bool check_trace_inputs(const po::variables_map& vm, const OptionLists& lists) {
   if (vm.count("max-memory") > 0 && !check_memory_limit(vm["max-memory"].as<std::uint64_t>(), vm)) {
     return false;
   }
-  for (const auto& [platform, arch] : {std::pair{"platform", "arch"}, {"platform2", "arch2"}}) {
-    if (vm.count(platform) == 0 && vm.count(arch) == 0) continue;
-    try {
-      core::prepare::select_arch(
-          vm.count(arch) > 0 ? std::optional<fs::path>(vm[arch].as<std::string>()) : std::nullopt,
-          vm.count(platform) > 0 ? std::optional<std::string>(vm[platform].as<std::string>())
-                                 : std::nullopt,
-          {});
-    } catch (const std::exception& e) {
-      std::cerr << "loupe analyze: "
-                << (vm.count(platform) > 0 ? "--" + std::string(platform) + ": " : std::string())
-                << e.what() << "\n";
-      return false;
-    }
-  }
-  return true;
-}
-
-// The plugins for this run: discovered, preferences applied, problems reported; nullopt after
-// saying why the run cannot start.
-std::optional<core::PluginSet> discover(const po::variables_map& vm, const OptionLists& lists,
-                                        const core::AnalyzeOptions& options) {
-  PluginConfig config;
-  if (const std::string why = load_plugin_config(vm, config); !why.empty()) {
-    std::cerr << "loupe analyze: " << why << "\n";
-    return std::nullopt;
-  }
-  std::vector<fs::path> explicit_dirs(lists.plugin_dirs.begin(), lists.plugin_dirs.end());
-  explicit_dirs.insert(explicit_dirs.end(), config.plugin_dirs.begin(), config.plugin_dirs.end());
-  core::DiscoveryOptions discovery;
-  discovery.isolate = options.isolate;
-  discovery.timeout = std::min(options.timeout, discovery.timeout);
-  discovery.preferences = config.preferences;
-  auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs), discovery);
-  if (!plugins.missing_dirs.empty()) {
-    for (const auto& d : plugins.missing_dirs) {
-      std::cerr << "loupe analyze: plugin directory " << d.string() << " does not exist\n";
-    }
-    return std::nullopt;
-  }
-  if (!plugins.preference_errors.empty()) {
-    for (const auto& e : plugins.preference_errors) std::cerr << "loupe analyze: " << e << "\n";
-    std::cerr << "loupe analyze: stopped before any work\n";
-    return std::nullopt;
-  }
-  for (const auto& d : plugins.displaced) {
-    spdlog::info("{}: analyzed by plugin '{}' instead of '{}' ({})", d.category, d.preferred,
-                 d.plugin, d.source);
-  }
-  if (!report_plugin_problems(plugins, vm.count("strict") > 0)) return std::nullopt;
-  if (plugins.plugins.empty()) {
-    std::cerr << "loupe analyze: no plugins found (see `loupe plugins`)\n";
-    return std::nullopt;
-  }
-  // Early check before any work; routing by the manifest's skill is decided once the inputs
-  // are loaded (plan_runs), so with a fallback plugin every name may still find its analyzer.
-  const bool has_fallback =
-      plugins.fallback(Tier::Compute) != nullptr || plugins.fallback(Tier::System) != nullptr;
-  for (const auto& name : options.only) {
-    if (plugins.find_by_category(name) == nullptr && !has_fallback) {
-      std::cerr << "loupe analyze: --only " << name
-                << ": no loaded plugin handles this category (see `loupe plugins`)\n";
-      return std::nullopt;
-    }
-  }
-  return plugins;
-}
-
-core::TraceInputs trace_inputs(const po::variables_map& vm, const OptionLists& lists) {
-  core::TraceInputs inputs;
-  inputs.trace = vm["trace"].as<std::string>();
-  if (vm.count("trace2") > 0) inputs.trace2 = fs::path(vm["trace2"].as<std::string>());
-  if (vm.count("platform") > 0) inputs.platform = vm["platform"].as<std::string>();
-  if (vm.count("arch") > 0) inputs.arch_file = fs::path(vm["arch"].as<std::string>());
-  if (vm.count("platform2") > 0) inputs.platform2 = vm["platform2"].as<std::string>();
-  if (vm.count("arch2") > 0) inputs.arch_file2 = fs::path(vm["arch2"].as<std::string>());
-  for (const auto& capture : lists.capture_traces) inputs.capture_traces.emplace_back(capture);
-  return inputs;
-}
-
-core::SessionOptions session_options(const po::variables_map& vm, core::AnalyzeOptions analyze) {
-  core::SessionOptions options;
-  options.analyze = std::move(analyze);
-  options.quiet = vm.count("quiet") > 0;
-  options.load_progress = [quiet = options.quiet](const fs::path&, std::uint64_t file_size) {
-    return trace_load_progress("analyze", file_size, quiet);
-  };
-  if (vm.count("collectives-out") > 0) {
-    options.on_loaded = collectives_writer(vm["collectives-out"].as<std::string>());
-  }
-  return options;
+  return check_platform_options(vm);
 }
 
 // One run (a trace or an analysis directory) through a core::Session; the exit code.
-int run_session(const po::variables_map& vm, const OptionLists& lists, core::AnalyzeOptions analyze,
+int run_session(const po::variables_map& vm, core::AnalyzeOptions analyze,
                 const std::vector<core::FailTerm>& fail_on) {
-  const auto plugins = discover(vm, lists, analyze);
+  const auto plugins = discover(vm, analyze);
   if (!plugins) return kExitUsage;
   const fs::path output_dir = analyze.output_dir;
-  auto session = vm.count("trace") > 0
-                     ? core::Session::from_trace(trace_inputs(vm, lists),
-                                                 session_options(vm, std::move(analyze)))
-                     : core::Session::from_directory(vm["dir"].as<std::string>(),
-                                                     session_options(vm, std::move(analyze)));
+  auto session =
+      vm.count("trace") > 0
+          ? core::Session::from_trace(trace_inputs(vm), session_options(vm, std::move(analyze)))
+          : core::Session::from_directory(vm["dir"].as<std::string>(),
+                                          session_options(vm, std::move(analyze)));
   if (!session) {
     std::cerr << "loupe analyze: " << session.error().message << "\n";
     return kExitUsage;
@@ -638,13 +467,12 @@ int run_session(const po::variables_map& vm, const OptionLists& lists, core::Ana
 
 int run_analyze(const std::vector<std::string>& args) {
   po::options_description visible(analyze_usage());
-  OptionLists lists;
-  add_analyze_options(visible, lists);
+  add_analyze_options(visible);
   add_preference_options(visible);
   add_verbosity_options(visible);
   po::options_description hidden;
   hidden.add_options()("dir", po::value<std::string>(), "analysis directory");
-  add_multirank_options(visible, hidden);
+  add_multirank_options(visible);
   po::options_description all;
   all.add(visible).add(hidden);
   po::positional_options_description positional;
@@ -678,13 +506,13 @@ int run_analyze(const std::vector<std::string>& args) {
                    "--trace2)\n";
       return kExitUsage;
     }
-    return run_multirank(args, vm);
+    return run_multirank(vm);
   }
-  if (!check_single_run_options(vm, lists)) return kExitUsage;
-  auto options = analyze_options(vm, lists);
+  if (!check_single_run_options(vm)) return kExitUsage;
+  auto options = analyze_options(vm);
   if (!options) return kExitUsage;
   // Every input and the output directory are checked before any work starts.
-  if (vm.count("trace") > 0 ? !check_trace_inputs(vm, lists)
+  if (vm.count("trace") > 0 ? !check_trace_inputs(vm)
                             : !check_analysis_dir(vm["dir"].as<std::string>())) {
     return kExitUsage;
   }
@@ -693,7 +521,7 @@ int run_analyze(const std::vector<std::string>& args) {
               << "\n";
     return kExitUsage;
   }
-  return run_session(vm, lists, std::move(*options), fail_on);
+  return run_session(vm, std::move(*options), fail_on);
 }
 
 }  // namespace loupe::cli

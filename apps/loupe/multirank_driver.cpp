@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -16,6 +17,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "analyze_options.hpp"
 #include "json_text.hpp"
 #include "loupe/core/atomic_file.hpp"
 #include "loupe/core/json_convert.hpp"
@@ -26,6 +28,7 @@
 #include "loupe/core/report/rank_set_findings.hpp"
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/run_outputs.hpp"
+#include "loupe/core/session/session.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/core/validator.hpp"
 #include "loupe/json_value.hpp"
@@ -55,31 +58,6 @@ std::string render_cross_rank_findings(const findings::Document& doc, const fs::
     throw std::runtime_error("the validator refused the file: " + why);
   }
   return text;
-}
-
-// Options that belong to the multi-rank run, not to each rank's analysis.
-const std::vector<std::string> kOwnOptionsWithValue = {
-    "--trace-glob", "--trace-pattern", "--rank-regex", "--world-size", "--output", "-o", "--jobs"};
-const std::vector<std::string> kOwnFlags = {"--mpi"};
-
-// analyze's arguments without the multi-rank ones: what every rank's child gets.
-std::vector<std::string> per_rank_arguments(const std::vector<std::string>& args) {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (std::find(kOwnFlags.begin(), kOwnFlags.end(), a) != kOwnFlags.end()) continue;
-    bool own = false;
-    for (const std::string& option : kOwnOptionsWithValue) {
-      if (a == option) {
-        ++i;  // its value
-        own = true;
-      } else if (a.rfind(option + "=", 0) == 0 || (option == "-o" && a.rfind("-o", 0) == 0)) {
-        own = true;
-      }
-    }
-    if (!own) out.push_back(a);
-  }
-  return out;
 }
 
 std::uint64_t available_memory_kb() {
@@ -137,29 +115,51 @@ bool run_from_text(std::string_view text, std::vector<RankRun>& runs) {
   return true;
 }
 
+// What every rank's Session gets: the analysis options and platforms of the command line, and
+// the plugins discovered once by the parent (each forked child inherits them).
+struct RankSpec {
+  core::AnalyzeOptions analyze;
+  core::TraceInputs inputs;  // platforms and capture traces; `trace` is set per rank
+  const core::PluginSet* plugins = nullptr;
+  bool verbose = false;      // -v: the ranks' progress is logged
+  bool level_given = false;  // -v or -q: the ranks keep that log level
+};
+
+// One rank's analysis in a forked child: a Session on its trace into OUT/rank_<r>/, its
+// collective table written to `collectives` once the trace is loaded. The exit code, as
+// `loupe analyze --trace` would return it.
+int analyze_rank(const RankSpec& spec, const RankRun& run, const fs::path& out,
+                 const fs::path& collectives) {
+  core::SessionOptions options;
+  options.analyze = spec.analyze;
+  options.analyze.output_dir = out / ("rank_" + std::to_string(run.rank));
+  options.quiet = !spec.verbose;
+  options.on_loaded = collectives_writer(collectives);
+  core::TraceInputs inputs = spec.inputs;
+  inputs.trace = run.trace;
+  auto session = core::Session::from_trace(inputs, std::move(options));
+  if (!session) {
+    std::cerr << "loupe analyze: rank " << run.rank << ": " << session.error().message << "\n";
+    return kExitUsage;
+  }
+  const auto report = session->run(*spec.plugins);
+  if (!report) {
+    std::cerr << "loupe analyze: rank " << run.rank << ": " << report.error().message << "\n";
+    return kExitUsage;
+  }
+  return report->any_error() ? kExitFindings : kExitOk;
+}
+
 class ChildPool {
  public:
-  ChildPool(fs::path exe, std::vector<std::string> common, fs::path out, bool verbose)
-      : exe_(std::move(exe)), common_(std::move(common)), out_(std::move(out)), verbose_(verbose) {}
+  ChildPool(const RankSpec& spec, fs::path out) : spec_(spec), out_(std::move(out)) {}
 
   // Starts rank `run`'s child; false (with the reason printed) when it cannot be started.
   bool start(RankRun& run) {
-    std::vector<std::string> argv = {exe_.string(),
-                                     "analyze",
-                                     "--trace",
-                                     run.trace.string(),
-                                     "-o",
-                                     (out_ / ("rank_" + std::to_string(run.rank))).string(),
-                                     "--collectives-out",
-                                     collectives_path(run.rank).string()};
-    const bool has_level = std::any_of(common_.begin(), common_.end(), [](const std::string& a) {
-      return a == "-q" || a == "--quiet" || a == "-v" || a == "--verbose";
-    });
-    if (!verbose_ && !has_level) argv.emplace_back("-q");
-    argv.insert(argv.end(), common_.begin(), common_.end());
-    std::vector<char*> raw;
-    for (std::string& a : argv) raw.push_back(a.data());
-    raw.push_back(nullptr);
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    spdlog::default_logger()->flush();
     const pid_t pid = ::fork();
     if (pid < 0) {
       std::cerr << "loupe analyze: cannot start rank " << run.rank << ": fork failed\n";
@@ -169,8 +169,18 @@ class ChildPool {
       // The child's summary goes nowhere; its warnings and errors reach the terminal.
       const int null_fd = ::open("/dev/null", O_WRONLY);
       if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
-      ::execv(raw[0], raw.data());
-      ::_exit(127);
+      if (!spec_.level_given) spdlog::set_level(spdlog::level::warn);
+      int code = kExitUsage;
+      try {
+        code = analyze_rank(spec_, run, out_, collectives_path(run.rank));
+      } catch (const std::exception& e) {
+        std::cerr << "loupe analyze: rank " << run.rank << ": " << e.what() << "\n";
+      }
+      std::cerr.flush();
+      spdlog::default_logger()->flush();
+      // Not exit(): the parent's atexit handlers and static objects (MPI's among them) are the
+      // parent's.
+      ::_exit(code);
     }
     running_[pid] = {&run, std::chrono::steady_clock::now()};
     return true;
@@ -200,10 +210,8 @@ class ChildPool {
   }
 
  private:
-  fs::path exe_;
-  std::vector<std::string> common_;
+  const RankSpec& spec_;
   fs::path out_;
-  bool verbose_;
   std::map<pid_t, std::pair<RankRun*, std::chrono::steady_clock::time_point>> running_;
 };
 
@@ -276,7 +284,7 @@ unsigned run_share(const std::vector<RankRun*>& share, ChildPool& pool,
 
 }  // namespace
 
-void add_multirank_options(po::options_description& visible, po::options_description& hidden) {
+void add_multirank_options(po::options_description& visible) {
   visible.add_options()(
       "trace-glob", po::value<std::string>(),
       "many ranks: analyze every trace matching this glob (`**` crosses directories); each "
@@ -297,7 +305,6 @@ void add_multirank_options(po::options_description& visible, po::options_descrip
                  ? "many ranks, under mpirun: the MPI processes share the ranks; process 0 "
                    "writes the report (the same bytes as one process)"
                  : "many ranks, under mpirun (this loupe was built without MPI: refused)");
-  hidden.add_options()("collectives-out", po::value<std::string>(), "internal");
 }
 
 bool is_multirank_request(const po::variables_map& vm) {
@@ -348,15 +355,14 @@ std::function<std::optional<core::Error>(const core::trace::TraceModel&)> collec
 
 namespace {
 
-int run_multirank_job(const std::vector<std::string>& args, const po::variables_map& vm,
-                      const MpiJob& job) {
+int run_multirank_job(const po::variables_map& vm, const MpiJob& job) {
   const auto start = std::chrono::steady_clock::now();
   // Usage first, then the rank set, then the output directory: all before any work.
   if (vm.count("trace-glob") > 0 && vm.count("trace-pattern") > 0) {
     std::cerr << "loupe analyze: give either --trace-glob or --trace-pattern, not both\n";
     return kExitUsage;
   }
-  for (const char* single : {"trace", "trace2", "dir", "collectives-out"}) {
+  for (const char* single : {"trace", "trace2", "dir"}) {
     if (vm.count(single) > 0) {
       std::cerr << "loupe analyze: --trace-glob / --trace-pattern analyze many ranks; "
                 << (std::string(single) == "dir" ? std::string("an analysis directory")
@@ -410,12 +416,18 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
     std::cerr << "loupe analyze: cannot write into " << out.string() << ": " << why << "\n";
     return kExitUsage;
   }
+  // Every rank's analysis options and plugins, checked once before any work.
+  RankSpec spec;
+  auto analyze = analyze_options(vm);
+  if (!analyze || !check_platform_options(vm)) return kExitUsage;
+  const auto plugins = discover(vm, *analyze);
+  if (!plugins) return kExitUsage;
+  spec.analyze = std::move(*analyze);
+  spec.inputs = trace_inputs(vm);
+  spec.plugins = &*plugins;
+  spec.verbose = vm.count("verbose") > 0;
+  spec.level_given = spec.verbose || vm.count("quiet") > 0;
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) {
-    std::cerr << "loupe analyze: cannot find the loupe executable (/proc/self/exe)\n";
-    return kExitUsage;
-  }
   // Process 0 clears the previous run and makes the directories; every process learns whether
   // that worked before any rank starts.
   int prepared_ok = 1;
@@ -438,7 +450,7 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
     runs[r].rank = r;
     runs[r].trace = files.by_rank[r];
   }
-  ChildPool pool(exe, per_rank_arguments(args), out, vm.count("verbose") > 0);
+  ChildPool pool(spec, out);
 
   // This process's share: every rank, or with --mpi the ranks r with r % size == its rank.
   std::vector<RankRun*> share;
@@ -616,8 +628,8 @@ int run_multirank_job(const std::vector<std::string>& args, const po::variables_
 
 }  // namespace
 
-int run_multirank(const std::vector<std::string>& args, const po::variables_map& vm) {
-  if (vm.count("mpi") == 0) return run_multirank_job(args, vm, MpiJob{});
+int run_multirank(const po::variables_map& vm) {
+  if (vm.count("mpi") == 0) return run_multirank_job(vm, MpiJob{});
   if (!built_with_mpi()) {
     std::cerr << "loupe analyze: --mpi: this loupe was built without MPI (install OpenMPI, "
                  "libopenmpi-dev, and rebuild); run without --mpi to use this machine's cores\n";
@@ -631,7 +643,7 @@ int run_multirank(const std::vector<std::string>& args, const po::variables_map&
     std::cerr.setstate(std::ios::failbit);
     spdlog::set_level(spdlog::level::off);
   }
-  return mpi_broadcast(job, run_multirank_job(args, vm, job));
+  return mpi_broadcast(job, run_multirank_job(vm, job));
 }
 
 }  // namespace loupe::cli

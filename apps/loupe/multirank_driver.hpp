@@ -16,18 +16,17 @@
 
 namespace loupe::cli {
 
-// The multi-rank options shown in `loupe analyze --help`, and the hidden one a rank's child
-// process gets.
-void add_multirank_options(po::options_description& visible, po::options_description& hidden);
+// The multi-rank options shown in `loupe analyze --help`.
+void add_multirank_options(po::options_description& visible);
 bool is_multirank_request(const po::variables_map& vm);
 
-// Runs the whole multi-rank analysis; `args` are analyze's arguments (the per-rank options are
-// passed on to every rank). Exit codes: 0 every rank and the report complete, 1 a rank or a
+// Runs the whole multi-rank analysis: every rank a core::Session in a forked child, with analyze's
+// own options (docs/multirank.md). Exit codes: 0 every rank and the report complete, 1 a rank or a
 // collective was left out or a category ended in ERROR, 2 bad usage or an unusable rank set
 // (before any work).
-int run_multirank(const std::vector<std::string>& args, const po::variables_map& vm);
+int run_multirank(const po::variables_map& vm);
 
-// For a rank's child: writes the trace's collective table (RankCollectives, serialized) to
+// For a rank's Session: writes the trace's collective table (RankCollectives, serialized) to
 // `path` once the trace is loaded.
 std::function<std::optional<core::Error>(const core::trace::TraceModel&)> collectives_writer(
     std::filesystem::path path);
