@@ -372,7 +372,7 @@ void add_analyze_options(po::options_description& visible) {
 
 // Options that do not go together, or apply to another mode: false after saying why.
 bool check_single_run_options(const po::variables_map& vm) {
-  for (const char* option : {"world-size", "rank-regex", "jobs", "mpi"}) {
+  for (const char* option : {"world-size", "rank-regex", "jobs", "mpi", "collectives-only"}) {
     if (vm.count(option) > 0) {
       std::cerr << "loupe analyze: --" << option << " applies to --trace-glob / --trace-pattern\n";
       return false;
