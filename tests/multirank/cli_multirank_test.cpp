@@ -301,3 +301,61 @@ TEST_CASE("an unreadable rank is named and left out; the other ranks complete",
   const std::string record = read_text(out / "loupe_run.json");
   CHECK(record.find("\"excluded\": true") != std::string::npos);
 }
+
+TEST_CASE("--collectives-only: the same collective report and cross-rank findings, no rank runs",
+          "[multirank][cli]") {
+  TempDir tmp;
+  const fs::path traces = tmp.path() / "traces";
+  copy_traces(traces);
+  const std::string glob = (traces / "rank*_trace.json.gz").string();
+  const fs::path full = tmp.path() / "full";
+  const fs::path only = tmp.path() / "only";
+  auto r = run_loupe(with_plugins({"analyze", "--trace-glob", glob, "-o", full.string()}));
+  REQUIRE(r.exit_code == 0);
+  r = run_loupe({"analyze", "--trace-glob", glob, "--collectives-only", "-o", only.string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out.find("Loupe multi-rank collective report (4 ranks)") != std::string::npos);
+  size_t tables = 0;
+  for (const auto& entry : fs::directory_iterator(full / "collective_report")) {
+    INFO(entry.path().filename().string());
+    CHECK(read_text(entry.path()) ==
+          read_text(only / "collective_report" / entry.path().filename()));
+    ++tables;
+  }
+  CHECK(tables >= 7);
+  // The cross-rank cards use each rank's GPU time split: computed by the children, the same
+  // numbers as the full analyses' gpu_timeline.csv.
+  const std::string findings = read_text(only / "system_findings/multirank_findings.md");
+  CHECK(findings == read_text(full / "system_findings/multirank_findings.md"));
+  CHECK(findings.find("Rank 2 is a straggler") != std::string::npos);
+  for (int rank = 0; rank < 4; ++rank) {
+    CHECK_FALSE(fs::exists(only / ("rank_" + std::to_string(rank))));
+  }
+  const std::string record = read_text(only / "loupe_run.json");
+  CHECK(record.find("\"collectives_only\": true") != std::string::npos);
+  const std::string set = read_text(only / "findings.json");
+  CHECK(set.find("Rank 2 is a straggler") != std::string::npos);
+
+  // A collectives-only run into the full run's OUT leaves none of its rank directories.
+  r = run_loupe({"analyze", "--trace-glob", glob, "--collectives-only", "-o", full.string()});
+  REQUIRE(r.exit_code == 0);
+  CHECK_FALSE(fs::exists(full / "rank_0"));
+  CHECK(fs::exists(full / "collective_report/nccl_long.csv"));
+
+  // Compat: TraceLens's collective report alone, the bytes of the full compat run.
+  const fs::path compat = tmp.path() / "compat";
+  r = run_loupe({"analyze", "--trace-glob", glob, "--collectives-only", "--compat", "tracelens",
+                 "-o", compat.string()});
+  REQUIRE(r.exit_code == 0);
+  CHECK(read_text(compat / "collective_report/nccl_long.csv") ==
+        read_text(bundled_set() / "reference/nccl_long.csv"));
+  CHECK_FALSE(fs::exists(compat / "system_findings"));
+
+  // One trace is not a rank set.
+  const auto single = run_loupe({"analyze", "--trace", (traces / "rank0_trace.json.gz").string(),
+                                 "--collectives-only", "-o", (tmp.path() / "x").string()});
+  CHECK(single.exit_code == 2);
+  CHECK(single.err.find("--collectives-only applies to --trace-glob / --trace-pattern") !=
+        std::string::npos);
+}
