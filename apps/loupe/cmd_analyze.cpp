@@ -17,6 +17,7 @@
 #include "loupe/core/prepare/arch_selection.hpp"
 #include "loupe/core/report/analysis_report.hpp"
 #include "loupe/core/report/fail_on.hpp"
+#include "loupe/core/report/run_finding.hpp"
 #include "loupe/core/report/serving_report.hpp"
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/session/session.hpp"
@@ -94,26 +95,21 @@ std::string fixed3(double value) {
 
 // The step-checked findings applied together (findings.json `ledger.combined_step_gain_ms`): when
 // several findings shorten the run down to one floor, their savings do not add up.
-void print_combined_gain(const Json& run_findings) {
-  const Json* ledger = run_findings.find("ledger");
-  const Json* combined = ledger == nullptr ? nullptr : ledger->find("combined_step_gain_ms");
-  const Json* sum = ledger == nullptr ? nullptr : ledger->find("combined_saving_sum_ms");
-  if (combined == nullptr || !combined->is_number() || sum == nullptr || !sum->is_number()) return;
-  const Json* checked = ledger->find("step_checked");
-  const long long n = checked != nullptr && checked->is_int() ? checked->as_int() : 0;
+void print_combined_gain(const core::RunFindings& doc) {
+  if (!doc.combined_step_gain_ms || !doc.combined_saving_sum_ms) return;
+  const long long n = doc.step_checked;
   std::cout << "  The " << n << (n == 1 ? " finding" : " findings")
             << " replayed by the what-if, applied together, would shorten the run by "
-            << fixed3(combined->as_double()) << " ms";
-  if (sum->as_double() > combined->as_double() + 0.0005) {
-    std::cout << ", not the " << fixed3(sum->as_double())
+            << fixed3(*doc.combined_step_gain_ms) << " ms";
+  if (*doc.combined_saving_sum_ms > *doc.combined_step_gain_ms + 0.0005) {
+    std::cout << ", not the " << fixed3(*doc.combined_saving_sum_ms)
               << " ms their savings sum to: they overlap in run time";
   }
   std::cout << " (docs/what-if.md)\n";
 }
 
-void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir) {
-  std::cout << "Loupe analysis (" << to_string(report.scope) << ") -> " << output_dir.string()
-            << "\n";
+// Each category's status, and the plugin files not used.
+void print_categories(const core::AnalyzeReport& report) {
   for (const auto& plugin : report.plugins) {
     for (const auto& c : plugin.categories) {
       std::string status = findings::to_string(c.status);
@@ -136,105 +132,87 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
                 << " shadowed (reasons in loupe_run.json, `loupe plugins`)\n";
     }
   }
+}
+
+// One finding's line: P-number, saving (a rule of thumb as the range it is), evidence, category,
+// title, and the findings file that explains it.
+void print_finding(const core::RunFinding& f) {
+  const bool heuristic = f.evidence == findings::Evidence::Heuristic;
+  std::string saving = "not quantified";
+  if (f.saving_ms) {
+    saving = heuristic ? fixed3(f.saving_ms->low) + "-" + fixed3(f.saving_ms->high) + " ms"
+                       : fixed3(f.saving_ms->mid) + " ms";
+    if (f.saving_percent_mid) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, " (%.2f%%)", *f.saving_percent_mid);
+      saving += buf;
+    }
+  }
+  if (f.evidence) saving += std::string(" ") + findings::to_string(*f.evidence);
+  std::string title = f.title;
+  if (f.merged_parts > 0) title += " (+" + std::to_string(f.merged_parts) + " merged)";
+  std::cout << "  P" << f.priority << "  " << saving << "\t"
+            << core::escape_for_terminal(f.category) << "\t" << core::escape_for_terminal(title);
+  if (!f.findings_file.empty()) std::cout << "\t" << core::escape_for_terminal(f.findings_file);
+  std::cout << "\n";
+}
+
+// The ranked answer: what to fix first and what it should buy (findings.json has them all),
+// each figure printed from the value stored there.
+void print_top_findings(const core::RunFindings& doc) {
+  if (doc.findings.empty()) return;
+  std::cout << "Top findings";
+  if (doc.total_time_ms) {
+    std::cout << " (estimated saving of each, in ms of the run's " << fixed3(*doc.total_time_ms)
+              << " ms; each GPU kernel's time is counted in one finding only)";
+  }
+  std::cout << ":\n";
+  size_t shown = 0;
+  size_t no_step_gain = 0;
+  for (const auto& f : doc.findings) {
+    // A kernel finding whose kernels the step does not wait on gains nothing: counted, not shown.
+    if (f.step_gain_ms && *f.step_gain_ms < 0.0005) {
+      ++no_step_gain;
+      continue;
+    }
+    if (shown == kTopFindingsShown) continue;
+    ++shown;
+    print_finding(f);
+  }
+  if (doc.findings.size() > shown + no_step_gain) {
+    std::cout << "  ... " << doc.findings.size() - shown - no_step_gain
+              << " more in findings.json\n";
+  }
+  print_combined_gain(doc);
+  if (no_step_gain > 0) {
+    std::cout << "  " << no_step_gain << " kernel "
+              << (no_step_gain == 1 ? "finding would" : "findings would")
+              << " not shorten the run: the GPU does not wait on those kernels (findings.json "
+                 "`what_if`, docs/what-if.md)\n";
+  }
+}
+
+void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir) {
+  std::cout << "Loupe analysis (" << to_string(report.scope) << ") -> " << output_dir.string()
+            << "\n";
+  print_categories(report);
   if (const Json* serving = report.run_findings.find("serving")) {
     std::cout << "Serving steps and GPU graphs (analysis.md):\n";
     for (const auto& line : core::serving_summary_lines(*serving)) {
       std::cout << "  " << line << "\n";
     }
   }
-  // The ranked answer: what to fix first and what it should buy (findings.json has them all),
-  // each figure printed from the value stored there.
-  if (const Json* findings = report.run_findings.find("findings");
-      findings != nullptr && findings->size() > 0) {
-    const Json* run = report.run_findings.find("run");
-    const Json* total = run == nullptr ? nullptr : run->find("total_time_ms");
-    std::cout << "Top findings";
-    if (total != nullptr && total->is_number()) {
-      std::cout << " (estimated saving of each, in ms of the run's " << fixed3(total->as_double())
-                << " ms; each GPU kernel's time is counted in one finding only)";
-    }
-    std::cout << ":\n";
-    size_t shown = 0;
-    size_t no_step_gain = 0;
-    for (const auto& f : findings->as_array()) {
-      // A kernel finding whose kernels the step does not wait on gains nothing: counted, not shown.
-      const Json* what_if = f.find("what_if");
-      const Json* step_gain = what_if == nullptr ? nullptr : what_if->find("step_gain_ms");
-      if (step_gain != nullptr && step_gain->is_number() && step_gain->as_double() < 0.0005) {
-        ++no_step_gain;
-        continue;
-      }
-      if (shown == kTopFindingsShown) continue;
-      ++shown;
-      const Json* ms = f.find("saving_ms");
-      const Json* mid = ms == nullptr ? nullptr : ms->find("mid");
-      const Json* pct = f.find("saving_percent_of_e2e") == nullptr
-                            ? nullptr
-                            : f.find("saving_percent_of_e2e")->find("mid");
-      const Json* evidence = f.find("evidence");
-      const bool heuristic =
-          evidence != nullptr && evidence->is_string() && evidence->as_string() == "heuristic";
-      std::string saving = "not quantified";
-      if (mid != nullptr && mid->is_number()) {
-        const Json* low = ms->find("low");
-        const Json* high = ms->find("high");
-        // A rule of thumb is shown as the range it is.
-        saving =
-            heuristic && low != nullptr && high != nullptr && low->is_number() && high->is_number()
-                ? fixed3(low->as_double()) + "-" + fixed3(high->as_double()) + " ms"
-                : fixed3(mid->as_double()) + " ms";
-        if (pct != nullptr && pct->is_number()) {
-          char buf[32];
-          std::snprintf(buf, sizeof buf, " (%.2f%%)", pct->as_double());
-          saving += buf;
-        }
-      }
-      if (evidence != nullptr && evidence->is_string()) saving += " " + evidence->as_string();
-      // The findings file that explains it (sources.files: metrics, findings, ops table).
-      std::string file;
-      if (const Json* sources = f.find("sources"); sources != nullptr) {
-        if (const Json* files = sources->find("files"); files != nullptr && files->is_array() &&
-                                                        files->size() > 1 &&
-                                                        files->as_array()[1].is_string()) {
-          file = files->as_array()[1].as_string();
-        }
-      }
-      std::string title = f.find("title")->as_string();
-      if (const Json* parts = f.find("parts"); parts != nullptr && parts->size() > 0) {
-        title += " (+" + std::to_string(parts->size()) + " merged)";
-      }
-      std::cout << "  P" << f.find("priority")->as_int() << "  " << saving << "\t"
-                << core::escape_for_terminal(f.find("category")->as_string()) << "\t"
-                << core::escape_for_terminal(title);
-      if (!file.empty()) std::cout << "\t" << core::escape_for_terminal(file);
-      std::cout << "\n";
-    }
-    if (findings->size() > shown + no_step_gain) {
-      std::cout << "  ... " << findings->size() - shown - no_step_gain
-                << " more in findings.json\n";
-    }
-    print_combined_gain(report.run_findings);
-    if (no_step_gain > 0) {
-      std::cout << "  " << no_step_gain << " kernel "
-                << (no_step_gain == 1 ? "finding would" : "findings would")
-                << " not shorten the run: the GPU does not wait on those kernels (findings.json "
-                   "`what_if`, docs/what-if.md)\n";
-    }
-  }
-  if (const Json* capture = report.run_findings.find("capture_findings");
-      capture != nullptr && capture->size() > 0) {
-    std::cout << "This trace records a GPU-graph capture, not a step: its " << capture->size()
-              << (capture->size() == 1 ? " finding is" : " findings are")
+  const core::RunFindings doc = core::read_run_findings(report.run_findings);
+  print_top_findings(doc);
+  if (doc.capture_findings > 0) {
+    std::cout << "This trace records a GPU-graph capture, not a step: its " << doc.capture_findings
+              << (doc.capture_findings == 1 ? " finding is" : " findings are")
               << " not ranked (findings.json `capture_findings`, `recording.trace_kind`)\n";
   }
-  if (const Json* coverage = report.run_findings.find("coverage")) {
-    const Json* ops = coverage->find("ops");
-    const Json* ms = coverage->find("unmodeled_time_ms");
-    if (ops != nullptr && ops->size() > 0 && ms != nullptr && ms->is_number()) {
-      std::cout << "Not covered by a performance model: " << fixed3(ms->as_double()) << " ms in "
-                << ops->size() << (ops->size() == 1 ? " op" : " ops")
-                << " (findings.json `coverage`; no saving is claimed for them)\n";
-    }
+  if (doc.unmodeled_ops > 0 && doc.unmodeled_time_ms) {
+    std::cout << "Not covered by a performance model: " << fixed3(*doc.unmodeled_time_ms)
+              << " ms in " << doc.unmodeled_ops << (doc.unmodeled_ops == 1 ? " op" : " ops")
+              << " (findings.json `coverage`; no saving is claimed for them)\n";
   }
   if (!report.unhandled.empty()) {
     std::cout << "  no plugin for:";

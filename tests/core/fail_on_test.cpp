@@ -10,6 +10,7 @@
 #include "loupe/core/model.hpp"
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/report/findings_diff.hpp"
+#include "loupe/core/report/run_finding.hpp"
 #include "loupe/core/strict_json.hpp"
 
 using loupe::Json;
@@ -228,4 +229,70 @@ TEST_CASE("the strict JSON writer refuses non-finite numbers and text that is no
         "has findings[0].saving_ms.mid = NaN, not a finite number of ms");
   CHECK_THROWS_WITH(diff_findings(good, nan_mid, 10.0),
                     Catch::Contains("NEW has findings[0].saving_ms.mid = NaN"));
+}
+
+TEST_CASE("findings.json read as typed values: a single run's and a rank set's", "[findings]") {
+  const Json single = parse(R"({"schema": "loupe.run_findings/2",
+    "run": {"total_time_ms": 33.131, "idle_time_percent": 10.2},
+    "ledger": {"step_checked": 3, "combined_step_gain_ms": 4.153,
+               "combined_saving_sum_ms": 12.917},
+    "findings": [
+      {"id": "fusion-1", "priority": 1, "category": "fusion", "tier": "compute",
+       "title": "Unfused attention", "evidence": "modeled",
+       "saving_ms": {"low": 2.0, "mid": 3.885, "high": 4.5},
+       "saving_percent_of_e2e": {"low": 6.0, "mid": 11.73, "high": 13.6},
+       "what_if": {"step_gain_ms": 3.885}, "parts": [{"id": "gemm-2"}, {"id": "gemm-3"}],
+       "sources": {"files": ["category_data/fusion_metrics.json",
+                             "category_findings/fusion_findings.md"]}},
+      {"id": "gemm-4", "priority": 2, "category": "gemm", "tier": "compute",
+       "title": "Memory-bound GEMMs", "evidence": "heuristic", "saving_ms": null,
+       "what_if": {"step_gain_ms": 0.0}}],
+    "capture_findings": [{"id": "x"}],
+    "coverage": {"ops": [{"name": "a"}, {"name": "b"}], "unmodeled_time_ms": 1.25}})");
+  const RunFindings doc = read_run_findings(single);
+  REQUIRE(doc.findings.size() == 2);
+  const RunFinding& top = doc.findings[0];
+  CHECK(top.id == "fusion-1");
+  CHECK(top.priority == 1);
+  CHECK(top.tier == "compute");
+  REQUIRE(top.saving_ms);
+  CHECK(top.saving_ms->low == 2.0);
+  CHECK(top.saving_ms->mid == 3.885);
+  CHECK(top.saving_ms->high == 4.5);
+  CHECK(top.saving_percent_mid == 11.73);
+  CHECK(top.evidence == loupe::findings::Evidence::Modeled);
+  CHECK(top.step_gain_ms == 3.885);
+  CHECK(top.merged_parts == 2);
+  CHECK(top.findings_file == "category_findings/fusion_findings.md");
+  CHECK_FALSE(doc.findings[1].saving_ms);
+  CHECK(doc.findings[1].evidence == loupe::findings::Evidence::Heuristic);
+  CHECK(doc.findings[1].step_gain_ms == 0.0);
+  CHECK(doc.total_time_ms == 33.131);
+  CHECK(doc.idle_time_percent == 10.2);
+  CHECK_FALSE(doc.exposed_comm_time_percent);
+  CHECK(doc.step_checked == 3);
+  CHECK(doc.combined_step_gain_ms == 4.153);
+  CHECK(doc.combined_saving_sum_ms == 12.917);
+  CHECK(doc.capture_findings == 1);
+  CHECK(doc.unmodeled_ops == 2);
+  CHECK(doc.unmodeled_time_ms == 1.25);
+
+  // A rank set's document: cross-rank cards carry no tier and no what-if.
+  const Json set = parse(R"({"schema": "loupe.rank_set_findings/2", "run": {"world_size": 4},
+    "findings": [{"id": "multirank-1", "scope": "cross_rank", "category": "multirank",
+      "priority": 1, "title": "Rank 2 is a straggler", "evidence": "measured",
+      "saving_ms": {"low": 3.459, "mid": 3.459, "high": 4.27},
+      "sources": {"files": ["system_findings/multirank_findings.md",
+                            "collective_report/nccl_summary_long.csv"]}}]})");
+  const RunFindings ranks = read_run_findings(set);
+  REQUIRE(ranks.findings.size() == 1);
+  CHECK(ranks.findings[0].saving_ms->high == 4.27);
+  CHECK(ranks.findings[0].tier.empty());
+  CHECK_FALSE(ranks.findings[0].step_gain_ms);
+  CHECK(ranks.findings[0].findings_file == "collective_report/nccl_summary_long.csv");
+  CHECK_FALSE(ranks.total_time_ms);
+
+  // Not a findings document at all: empty, no crash.
+  CHECK(read_run_findings(parse("[1, 2]")).findings.empty());
+  CHECK(read_run_findings(parse(R"({"findings": [3, "x", null]})")).findings.empty());
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "loupe/core/report/run_finding.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
@@ -136,8 +137,6 @@ FailTerm parse_term(const std::string& term) {
 }
 
 using report_detail::fixed;
-using report_detail::number_at;
-using report_detail::text_at;
 
 bool compare(double a, FailTerm::Op op, double b) {
   switch (op) {
@@ -154,14 +153,11 @@ bool compare(double a, FailTerm::Op op, double b) {
   }
 }
 
-std::string describe(const Json& f) {
-  const auto p = number_at(&f, "priority");
-  std::string s = "P" + (p ? std::to_string(static_cast<long long>(*p)) : std::string("?")) + " " +
-                  text_at(f, "id") + " (" + text_at(f, "category") + ") " + text_at(f, "title");
-  const auto ms = number_at(f.find("saving_ms"), "mid");
-  const auto pct = number_at(f.find("saving_percent_of_e2e"), "mid");
-  if (ms) s += ": saving " + fixed(*ms, 3) + " ms";
-  if (pct) s += " (" + fixed(*pct, 2) + "% of E2E)";
+std::string describe(const RunFinding& f) {
+  std::string s = "P" + (f.priority > 0 ? std::to_string(f.priority) : std::string("?")) + " " +
+                  f.id + " (" + f.category + ") " + f.title;
+  if (f.saving_ms) s += ": saving " + fixed(f.saving_ms->mid, 3) + " ms";
+  if (f.saving_percent_mid) s += " (" + fixed(*f.saving_percent_mid, 2) + "% of E2E)";
   return s;
 }
 
@@ -188,21 +184,18 @@ std::vector<FailTerm> parse_fail_on(std::string_view expression) {
 std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
                                         const Json& run_findings, bool include_heuristic) {
   std::vector<FailMatch> matches;
-  const Json* run = run_findings.find("run");
-  const Json* findings = run_findings.find("findings");
-  static const Json::Array none;
-  const Json::Array& list =
-      findings != nullptr && findings->is_array() ? findings->as_array() : none;
+  const RunFindings doc = read_run_findings(run_findings);
   using K = FailTerm::Key;
   for (const auto& t : terms) {
     switch (t.key) {
       case K::Savings:
-        for (const auto& f : list) {
+        for (const auto& f : doc.findings) {
           // A rule of thumb does not fail a build unless asked to.
-          if (!include_heuristic && text_at(f, "evidence") == "heuristic") continue;
-          const auto v = t.unit == FailTerm::Unit::Ms
-                             ? number_at(f.find("saving_ms"), "mid")
-                             : number_at(f.find("saving_percent_of_e2e"), "mid");
+          if (!include_heuristic && f.evidence == findings::Evidence::Heuristic) continue;
+          const std::optional<double> v =
+              t.unit == FailTerm::Unit::Ms
+                  ? (f.saving_ms ? std::optional<double>(f.saving_ms->mid) : std::nullopt)
+                  : f.saving_percent_mid;
           if (v && compare(*v, t.op, t.number)) matches.push_back({t.source, describe(f)});
         }
         break;
@@ -212,7 +205,9 @@ std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
         const char* key = t.key == K::Idle   ? "idle_time_percent"
                           : t.key == K::Comm ? "exposed_comm_time_percent"
                                              : "total_time_ms";
-        const auto v = number_at(run, key);
+        const auto v = t.key == K::Idle   ? doc.idle_time_percent
+                       : t.key == K::Comm ? doc.exposed_comm_time_percent
+                                          : doc.total_time_ms;
         if (v && compare(*v, t.op, t.number)) {
           matches.push_back({t.source, std::string("run ") + key + " = " + fixed(*v, 3) +
                                            (t.key == K::Total ? " ms" : "%")});
@@ -220,14 +215,14 @@ std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
         break;
       }
       case K::Findings:
-        if (compare(static_cast<double>(list.size()), t.op, t.number)) {
-          matches.push_back({t.source, std::to_string(list.size()) + " findings"});
+        if (compare(static_cast<double>(doc.findings.size()), t.op, t.number)) {
+          matches.push_back({t.source, std::to_string(doc.findings.size()) + " findings"});
         }
         break;
       case K::Category:
       case K::Tier:
-        for (const auto& f : list) {
-          const std::string v = text_at(f, t.key == K::Category ? "category" : "tier");
+        for (const auto& f : doc.findings) {
+          const std::string& v = t.key == K::Category ? f.category : f.tier;
           if ((v == t.text) == (t.op == FailTerm::Op::Equal)) {
             matches.push_back({t.source, describe(f)});
           }
