@@ -22,6 +22,7 @@
 #include "loupe/core/run_outputs.hpp"
 #include "loupe/core/session/session.hpp"
 #include "loupe/core/text_escape.hpp"
+#include "loupe/layout.hpp"
 #include "memory_estimate.hpp"
 #include "multirank_driver.hpp"
 #include "plugin_preferences.hpp"
@@ -230,7 +231,7 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
     if (u.rfind("loupe_run.json:", 0) == 0) record_written = false;
   }
   if (record_written) {
-    std::cout << "Run record: " << (output_dir / "loupe_run.json").string() << "\n";
+    std::cout << "Run record: " << (output_dir / layout::kRunRecord).string() << "\n";
   }
 }
 

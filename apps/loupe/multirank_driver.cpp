@@ -22,6 +22,7 @@
 #include "loupe/core/text_escape.hpp"
 #include "loupe/core/validator.hpp"
 #include "loupe/json_value.hpp"
+#include "loupe/layout.hpp"
 #include "multirank_files.hpp"
 #include "multirank_mpi.hpp"
 #include "multirank_pool.hpp"
@@ -357,7 +358,7 @@ Json run_record(const lm::CollectiveReport& report, const std::vector<RankRun>& 
   }
   Json outputs = Json::object();
   outputs["prepared"] = std::move(prepared);
-  Json analysis_files = Json(Json::Array{Json("loupe_run.json")});
+  Json analysis_files = Json(Json::Array{Json(layout::kRunRecord)});
   if (!cross.findings_text.empty()) analysis_files.as_array().push_back(Json(kFindingsFile));
   if (!cross.set_findings_text.empty()) {
     analysis_files.as_array().push_back(Json(core::kRunFindingsFile));
@@ -407,7 +408,7 @@ int print_rank_set_summary(const std::vector<RankRun>& runs, const lm::Collectiv
     std::cout << "  " << (p.excluded ? "excluded: " : "note: ") << describe(p) << "\n";
     if (p.excluded) exit_code = kExitFindings;
   }
-  std::cout << "Run record: " << (out / "loupe_run.json").string() << " ("
+  std::cout << "Run record: " << (out / layout::kRunRecord).string() << " ("
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
             << " s)\n";
   return exit_code;
@@ -492,7 +493,7 @@ int run_multirank_job(const po::variables_map& vm, const MpiJob& job) {
     core::write_files_atomically(writes);
     const Json record =
         run_record(report, runs, cross, problems, pool_size, spec->collectives_only, out);
-    core::write_file_atomically(out / "loupe_run.json", dump_python_json(record, 2) + "\n");
+    core::write_file_atomically(out / layout::kRunRecord, dump_python_json(record, 2) + "\n");
   } catch (const std::exception& e) {
     std::cerr << "loupe analyze: " << e.what() << "\n";
     return kExitUsage;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "loupe/core/arch_specs.hpp"
+#include "loupe/layout.hpp"
 
 namespace loupe::core {
 
@@ -85,7 +86,7 @@ void finish_model(Model& model, const fs::path& dir, ArchSet arch_set) {
   std::error_code ec;
   model.set_property("input_dir", fs::absolute(dir, ec).lexically_normal().string());
   install_arch_specs(model, arch_set);
-  if (const auto* manifest = model.document("category_data/category_manifest.json");
+  if (const auto* manifest = model.document(layout::kManifest);
       manifest != nullptr && manifest->IsObject()) {
     const auto it = manifest->FindMember("platform");
     if (it != manifest->MemberEnd() && it->value.IsString()) {
@@ -153,7 +154,7 @@ Model outline_analysis_directory(const fs::path& dir) {
   const fs::path manifest = dir / "category_data" / "category_manifest.json";
   std::error_code ec;
   if (fs::exists(manifest, ec)) {
-    const std::string name = "category_data/category_manifest.json";
+    const std::string name = layout::kManifest;
     try {
       model.set_document(name, parse_json_document(read_file(manifest)));
     } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 #include "loupe/core/renderer.hpp"
 
 #include "loupe/core/json_guards.hpp"
+#include "loupe/layout.hpp"
 
 #include <string>
 #include <vector>
@@ -337,8 +338,7 @@ void render_detail(std::string& out, const Value& detail, size_t number, const s
 }  // namespace
 
 std::string findings_relative_path(std::string_view style, std::string_view category) {
-  const std::string dir = style == "compute" ? "category_findings" : "system_findings";
-  return dir + "/" + std::string(category) + "_findings.md";
+  return layout::findings_path(style == "compute", category);
 }
 
 std::string render_findings(const Value& doc) {

@@ -13,6 +13,7 @@
 #include "loupe/core/report/serving_report.hpp"
 #include "loupe/core/report/steps_report.hpp"
 #include "loupe/python_format.hpp"
+#include "loupe/text.hpp"
 #include "report_text.hpp"
 
 namespace loupe::core {
@@ -635,8 +636,8 @@ class ReportWriter {
       if (comparative_) {
         std::optional<double> t2;
         for (const auto& row : array_at(in_.manifest, "trace2_ops_summary_by_category")) {
-          if (lower(text_at(row, "op category")) == lower(name) ||
-              lower(text_at(row, "op category")) == lower(category)) {
+          if (text::ascii_lower(text_at(row, "op category")) == text::ascii_lower(name) ||
+              text::ascii_lower(text_at(row, "op category")) == text::ascii_lower(category)) {
             t2 = number_at(row, "total_direct_kernel_time_ms");
             break;
           }
@@ -655,11 +656,6 @@ class ReportWriter {
            << " -->\n";
     }
     out_ << "<!-- impact-end -->\n\n";
-  }
-
-  static std::string lower(std::string s) {
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
   }
 
   // Fusion and system cards keep the analyzer's body (impact block included).
@@ -710,7 +706,7 @@ class ReportWriter {
   }
 
   static const char* confidence_icon(const std::string& confidence) {
-    const std::string c = lower(confidence);
+    const std::string c = text::ascii_lower(confidence);
     if (c.rfind("high", 0) == 0) return kRed;
     if (c.rfind("medium", 0) == 0) return kYellow;
     return kGreen;

@@ -14,13 +14,14 @@
 #include "loupe/core/report/time_ledger.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/core/whatif/simulate.hpp"
+#include "loupe/layout.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::core {
 
 namespace {
 
-constexpr const char* kManifest = "category_data/category_manifest.json";
+constexpr const char* kManifest = layout::kManifest;
 
 const rapidjson::Value* member(const rapidjson::Value* object, const char* key) {
   if (object == nullptr || !object->IsObject()) return nullptr;

@@ -11,12 +11,13 @@
 #include "loupe/core/report/model_info.hpp"
 #include "loupe/core/report/perf_plot.hpp"
 #include "loupe/core/text_escape.hpp"
+#include "loupe/layout.hpp"
 
 namespace loupe::core {
 
 namespace {
 
-constexpr const char* kManifest = "category_data/category_manifest.json";
+constexpr const char* kManifest = layout::kManifest;
 
 std::string read_text(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);

@@ -20,6 +20,7 @@
 #include "loupe/core/report/steps_report.hpp"
 #include "loupe/core/run_record.hpp"
 #include "loupe/core/text_escape.hpp"
+#include "loupe/layout.hpp"
 #include "workload_detection.hpp"
 
 namespace loupe::core {
@@ -295,9 +296,8 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   // left in the input directory for one of them (an earlier run's, TraceLens's) is not an input.
   for (const auto& run : runs) {
     for (const auto& category : run.categories) {
-      model.remove_document("category_data/" +
-                            category_output_stem(*run.plugin, category.name, category.role) +
-                            "_metrics.json");
+      model.remove_document(
+          layout::metrics_path(category_output_stem(*run.plugin, category.name, category.role)));
     }
   }
   for (const auto& name : report.unhandled) {

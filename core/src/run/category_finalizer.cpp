@@ -12,16 +12,12 @@
 #include "loupe/core/validator.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"
+#include "loupe/layout.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::core {
 
 namespace {
-
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-  return out;
-}
 
 // Parses a document the host already accepted at emit time (document_checks.hpp), with the
 // model's rules (full precision, NaN as Python writes it).
@@ -115,9 +111,7 @@ std::size_t count_cards(const rapidjson::Value& findings_doc) {
   return it != findings_doc.MemberEnd() && it->value.IsArray() ? it->value.Size() : 0;
 }
 
-std::string metrics_relative_path(const std::string& stem) {
-  return "category_data/" + stem + "_metrics.json";
-}
+std::string metrics_relative_path(const std::string& stem) { return layout::metrics_path(stem); }
 
 // Why the run itself failed, before any document is looked at; "" when it did not.
 std::string run_failure(const PluginInfo& plugin, const std::string& category,
@@ -125,7 +119,7 @@ std::string run_failure(const PluginInfo& plugin, const std::string& category,
   if (!result.failure.empty()) {
     return "plugin '" + plugin.name + "' " + result.failure + " while analyzing " + category;
   }
-  if (!result.output.errors.empty()) return join(result.output.errors, "; ");
+  if (!result.output.errors.empty()) return text::join(result.output.errors, "; ");
   if (result.status != LOUPE_OK) {
     return "analyze returned status " + std::to_string(result.status);
   }
@@ -212,7 +206,7 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
         if (no_data) outcome.message = header.message;
         return outcome;
       }
-      failure = "rendered findings failed validation: " + join(check.errors, "; ");
+      failure = "rendered findings failed validation: " + text::join(check.errors, "; ");
     } catch (const std::exception& e) {
       failure = std::string("findings could not be rendered: ") + e.what();
     }

@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include "loupe/core/json_guards.hpp"
+#include "loupe/layout.hpp"
 
 namespace loupe::core {
 
@@ -67,7 +68,7 @@ std::size_t remove_leftover_temporaries(const fs::path& dir) {
 
 RecordedOutputs recorded_outputs(const fs::path& dir) {
   RecordedOutputs out;
-  std::ifstream in(dir / "loupe_run.json", std::ios::binary);
+  std::ifstream in(dir / layout::kRunRecord, std::ios::binary);
   if (!in) return out;
   std::ostringstream text;
   text << in.rdbuf();

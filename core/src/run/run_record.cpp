@@ -6,6 +6,7 @@
 #include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/json_value.hpp"
+#include "loupe/layout.hpp"
 
 namespace loupe::core {
 
@@ -106,7 +107,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
     }
   }
   for (const auto& f : report.report_files) analysis.push_back(f);
-  analysis.push_back("loupe_run.json");
+  analysis.push_back(layout::kRunRecord);
   outputs["prepared"] = std::move(prepared);
   outputs["analysis"] = std::move(analysis);
   j["outputs"] = std::move(outputs);
@@ -116,7 +117,7 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
 
 void write_run_record(const std::filesystem::path& output_dir, const Model& model,
                       const AnalyzeReport& report, const AnalyzeOptions& options) {
-  write_file_atomically(output_dir / "loupe_run.json", run_record_json(model, report, options));
+  write_file_atomically(output_dir / layout::kRunRecord, run_record_json(model, report, options));
 }
 
 }  // namespace loupe::core

@@ -1,4 +1,5 @@
 #include "workload_detection.hpp"
+#include "loupe/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -24,13 +25,6 @@ constexpr std::array<Engine, 8> kServingEngines = {{{"sglang", "SGLang"},
                                                     {"tensorrt_llm", "TensorRT-LLM"},
                                                     {"lmdeploy", "LMDeploy"},
                                                     {"vllm", "vLLM"}}};
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 bool is_backward(std::string_view name) {
   return name.find("Backward") != std::string_view::npos ||
@@ -67,7 +61,8 @@ WorkloadDetection detect_workload(const Model& model) {
   for (std::size_t r = 0; r < table->row_count(); ++r) {
     const std::string_view name = table->cell(r, *name_col).text;
     if (is_backward(name)) ++backward;
-    texts.push_back(lower(name) + "\n" + (stack_col ? lower(table->cell(r, *stack_col).text) : ""));
+    texts.push_back(text::ascii_lower(name) + "\n" +
+                    (stack_col ? text::ascii_lower(table->cell(r, *stack_col).text) : ""));
   }
   for (const auto& engine : kServingEngines) {
     for (std::size_t r = 0; r < texts.size(); ++r) {

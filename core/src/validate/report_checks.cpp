@@ -19,6 +19,7 @@
 #include "findings_patterns.hpp"
 #include "loupe/core/json_guards.hpp"
 #include "loupe/core/validator.hpp"
+#include "loupe/layout.hpp"
 #include "loupe/python_format.hpp"
 #include "marker_checks.hpp"
 #include "marker_patterns.hpp"
@@ -382,7 +383,7 @@ bool is_separator_row(std::string_view line) {
 
 void check_priority_consistency(std::string_view content, const fs::path& dir,
                                 std::vector<std::string>& errors) {
-  const fs::path pd_path = dir / "priority_data.json";
+  const fs::path pd_path = dir / layout::kPriorityData;
   std::error_code ec;
   if (!fs::exists(pd_path, ec)) return;
   std::ifstream in(pd_path, std::ios::binary);

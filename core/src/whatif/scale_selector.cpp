@@ -1,5 +1,6 @@
 // Parsing and resolving `--scale SELECTOR=FACTOR` (docs/what-if.md, "CLI").
 #include "loupe/core/whatif/scale_selector.hpp"
+#include "loupe/text.hpp"
 
 #include <algorithm>
 
@@ -9,15 +10,7 @@
 
 namespace loupe::core::whatif {
 
-namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::variant<ScaleSelector, std::string> parse_scale(std::string_view argument) {
   const std::size_t eq = argument.rfind('=');
@@ -52,7 +45,7 @@ std::variant<ScaleSelector, std::string> parse_scale(std::string_view argument) 
   if (s.pattern.empty())
     return "'" + s.text + "': the selector names nothing after '" + form + ":'";
   if (s.kind == SelectorKind::kCategory) {
-    s.pattern = lower(s.pattern);
+    s.pattern = text::ascii_lower(s.pattern);
     return s;
   }
   if (s.kind == SelectorKind::kFinding) return s;  // its GPU ops come from a findings.json
@@ -80,7 +73,7 @@ ScaledOps resolve_scales(const RunGraph& graph, std::span<const ScaleSelector> s
         bool yes = false;
         switch (s.kind) {
           case SelectorKind::kCategory:
-            yes = !text.empty() && lower(text) == s.pattern;
+            yes = !text.empty() && text::ascii_lower(text) == s.pattern;
             break;
           case SelectorKind::kOp:
             yes = !text.empty() && std::regex_match(text, s.regex);

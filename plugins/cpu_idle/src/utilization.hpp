@@ -7,11 +7,12 @@
 #include <string>
 
 #include "loupe/json_value.hpp"
+#include "loupe/layout.hpp"
 #include "loupe/model.hpp"
 
 namespace loupe::cpu_idle {
 
-inline constexpr const char* kManifestFile = "category_data/category_manifest.json";
+inline constexpr const char* kManifestFile = layout::kManifest;
 
 struct Utilization {
   std::string timeline_file;  // perf_report_csvs/gpu_timeline.csv (trace 1 when comparative)

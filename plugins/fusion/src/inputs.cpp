@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "loupe/layout.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::fusion {
@@ -10,7 +11,7 @@ namespace loupe::fusion {
 namespace {
 
 constexpr const char* kCandidatesDoc = "category_data/fusion_candidates.json";
-constexpr const char* kManifestDoc = "category_data/category_manifest.json";
+constexpr const char* kManifestDoc = layout::kManifest;
 
 const char* kind_name(JsonView::Kind kind) {
   switch (kind) {

@@ -8,12 +8,13 @@
 #include <string_view>
 
 #include "loupe/json_value.hpp"
+#include "loupe/layout.hpp"
 #include "py_number.hpp"
 
 namespace loupe::multi_kernel {
 
 inline constexpr const char* kDataFile = "category_data/multi_kernel_data.json";
-inline constexpr const char* kManifestFile = "category_data/category_manifest.json";
+inline constexpr const char* kManifestFile = layout::kManifest;
 
 // Bad input: the message names the file and the problem.
 class InputProblem : public std::runtime_error {

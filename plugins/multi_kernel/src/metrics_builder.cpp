@@ -2,15 +2,11 @@
 #include <cctype>
 
 #include "analysis.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::multi_kernel {
 
 namespace {
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
 
 Json patterns_json(const std::vector<Pattern>& patterns) {
   Json out = Json::array();
@@ -43,8 +39,8 @@ Json time_base_json(const AnalysisResult& result) {
 std::vector<Pattern> detect_patterns(const AnalysisResult& result) {
   std::vector<Pattern> patterns;
   for (const auto& issue : result.memcpy.issues) {
-    patterns.push_back(
-        {"high_" + lower(issue.direction) + "_memcpy", issue.description, issue.direction});
+    patterns.push_back({"high_" + text::ascii_lower(issue.direction) + "_memcpy", issue.description,
+                        issue.direction});
   }
   if (result.blocking.flagged) {
     patterns.push_back(

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "loupe/python_format.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::compute {
 
@@ -52,12 +53,6 @@ std::string verbatim_cell(const Json& value, const std::string& fallback) {
 
 std::string number_cell(const Json& value) {
   return value.is_null() ? std::string(kDash) : jnum(value);
-}
-
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
-  return out;
 }
 
 std::string capitalized_bound(const std::string& bound) {
@@ -180,7 +175,7 @@ std::string FindingsProse::title(const FindingContext& f) const {
 
 namespace {
 std::string types_suffix(const std::vector<std::string>& types) {
-  return types.empty() ? "" : " (" + join(types, ", ") + ")";
+  return types.empty() ? "" : " (" + text::join(types, ", ") + ")";
 }
 const std::string& first_member_operation(const FindingContext& f) {
   static const std::string kEmpty;
@@ -280,7 +275,7 @@ std::string FindingsProse::identification(const FindingContext& f) const {
             " detected kernel libraries.";
   }
   if (module_chain != nullptr) {
-    text += " They belong to model layer " + join(*module_chain, " > ") + ".";
+    text += " They belong to model layer " + text::join(*module_chain, " > ") + ".";
   }
   for (const auto& extra : identification_extras(f)) text += " " + extra;
   return text + " (source: `" + cat + "_metrics.json` " + kArrow + " " + src + ")";
@@ -340,7 +335,7 @@ std::string FindingsProse::reasoning(const FindingContext& f) const {
   sentences.push_back("Kernel running slower than expected " + std::string(kDash) +
                       " profile occupancy with hardware counters.");
   for (auto& s : reasoning_extras(f)) sentences.push_back(std::move(s));
-  return join(sentences, " ");
+  return text::join(sentences, " ");
 }
 
 std::string FindingsProse::resolution(const FindingContext& f) const {

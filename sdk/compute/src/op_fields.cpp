@@ -1,4 +1,5 @@
 #include "loupe/compute/op_fields.hpp"
+#include "loupe/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,12 +8,6 @@
 namespace loupe::compute {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool contains(std::string_view text, std::string_view needle) {
   return text.find(needle) != std::string_view::npos;
@@ -50,7 +45,7 @@ std::optional<std::string> torch_dtype_precision(std::string_view dtype) {
       {"mxfp4", "fp4"},
       {"c10::float4_e2m1fn_x2", "fp4"},
   }};
-  const std::string key = lower(dtype);
+  const std::string key = text::ascii_lower(dtype);
   for (const auto& [from, to] : kMap) {
     if (key == from) return std::string(to);
   }
@@ -122,7 +117,7 @@ std::optional<std::vector<KernelEntry>> parse_kernel_details(std::string_view te
 namespace {
 
 std::optional<std::string> library_from_op_name(std::string_view op_name) {
-  const std::string name = lower(op_name);
+  const std::string name = text::ascii_lower(op_name);
   static const std::array<std::pair<std::string_view, std::string_view>, 5> kRules{{
       {"aiter::", "AITER"},
       {"rocm_aiter", "AITER"},

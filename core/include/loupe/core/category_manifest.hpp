@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "loupe/core/model.hpp"
+#include "loupe/layout.hpp"
 #include "loupe/vocabulary.hpp"
 
 namespace loupe::core {
 
-inline constexpr const char* kCategoryManifest = "category_data/category_manifest.json";
+inline constexpr const char* kCategoryManifest = layout::kManifest;
 
 // One entry of category_manifest.json's "categories".
 struct ManifestCategory {

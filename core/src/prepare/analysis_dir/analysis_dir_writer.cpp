@@ -1,6 +1,7 @@
 // The pipeline behind `loupe analyze --trace`: event tree, perf report CSVs, category data,
 // metadata and manifest, computed in memory and then written file by file.
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
+#include "loupe/layout.hpp"
 
 #include <exception>
 
@@ -184,7 +185,7 @@ class Pipeline {
       manifest["trace2_gpu_utilization"] = std::move(trace2_utilization);
       manifest["trace2_ops_summary_by_category"] = std::move(trace2_by_category);
     }
-    add_json("category_data/category_manifest.json", manifest);
+    add_json(layout::kManifest, manifest);
     return std::move(out_);
   }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "loupe/json_value.hpp"
+#include "loupe/layout.hpp"
 
 namespace loupe::core {
 
@@ -19,7 +20,7 @@ struct MetricsFile {
 };
 
 inline constexpr int kMaxPlotRecommendations = 6;
-inline constexpr const char* kPriorityDataFile = "priority_data.json";
+inline constexpr const char* kPriorityDataFile = layout::kPriorityData;
 
 // The priority document for a manifest and the run's metrics files (any order: they are taken
 // in file-name order). A manifest or metrics file of the wrong shape gives the empty document

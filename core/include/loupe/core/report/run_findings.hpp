@@ -9,11 +9,12 @@
 #include "loupe/core/model.hpp"
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/json_value.hpp"
+#include "loupe/layout.hpp"
 
 namespace loupe::core {
 
 inline constexpr const char* kRunFindingsSchema = "loupe.run_findings/2";
-inline constexpr const char* kRunFindingsFile = "findings.json";
+inline constexpr const char* kRunFindingsFile = layout::kRunFindings;
 
 // The document for a finished run: categories in execution order, findings ranked by their
 // mid saving (highest first; findings without a quantified saving after them).
