@@ -607,8 +607,9 @@ int run_analyze(const std::vector<std::string>& args) {
     }
     return kExitUsage;
   }
-  if (!plugins.preference_errors.empty()) {
+  if (!plugins.preference_errors.empty() || !plugins.selector_errors.empty()) {
     for (const auto& e : plugins.preference_errors) std::cerr << "loupe analyze: " << e << "\n";
+    for (const auto& e : plugins.selector_errors) std::cerr << "loupe analyze: " << e << "\n";
     std::cerr << "loupe analyze: stopped before any work\n";
     return kExitUsage;
   }
@@ -645,6 +646,7 @@ int run_analyze(const std::vector<std::string>& args) {
     if (vm.count("arch2") > 0) trace_options.arch_file2 = fs::path(vm["arch2"].as<std::string>());
     trace_options.compat_tracelens = options.compat == Compat::TraceLens;
     trace_options.quiet = vm.count("quiet") > 0;
+    trace_options.vendor_selectors = core::prepare::vendor_selectors(plugins);
     for (const auto& capture : capture_traces) trace_options.capture_traces.emplace_back(capture);
     if (vm.count("collectives-out") > 0) {
       trace_options.on_loaded = collectives_writer(vm["collectives-out"].as<std::string>());

@@ -174,6 +174,7 @@ int write_directory_from_trace(const TraceToDirectoryOptions& options, WrittenDi
   prepare.trace_path = options.trace;
   prepare.output_dir = options.output_dir;
   prepare.compat_tracelens = options.compat_tracelens;
+  prepare.vendor_selectors = options.vendor_selectors;
   if (!options.quiet) {
     prepare.progress = [start](std::string_view step) {
       spdlog::info("{} ({:.2f} s)", step, seconds_since(start));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "loupe/core/prepare/trace_views.hpp"
+#include "loupe/core/prepare/vendor_categories.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::cli {
@@ -27,6 +28,8 @@ struct TraceToDirectoryOptions {
   bool quiet = false;
   // --capture-trace: traces of the GPU-graph captures TRACE replays (capture_attribution.hpp).
   std::vector<std::filesystem::path> capture_traces;
+  // Vendor categories to prepare (core/include/loupe/core/prepare/vendor_categories.hpp).
+  std::vector<core::prepare::VendorSelector> vendor_selectors;
   // Called once the directory is computed, right before its files are written (the previous
   // run's files are removed there). Throws std::runtime_error to stop.
   std::function<void()> before_write;
