@@ -600,6 +600,7 @@ int run_analyze(const std::vector<std::string>& args) {
   discovery.isolate = options.isolate;
   discovery.timeout = std::min(options.timeout, discovery.timeout);
   discovery.preferences = config.preferences;
+  discovery.displaced_contribute = config.displaced_contribute;
   const auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs), discovery);
   if (!plugins.missing_dirs.empty()) {
     for (const auto& d : plugins.missing_dirs) {

@@ -51,6 +51,7 @@ int run_plugins(const std::vector<std::string>& args) {
   const auto search = core::plugin_search_path(explicit_dirs);
   core::DiscoveryOptions discovery;
   discovery.preferences = config.preferences;
+  discovery.displaced_contribute = config.displaced_contribute;
   const auto set = core::discover_plugins(search, discovery);
   for (const auto& d : set.missing_dirs) {
     std::cerr << "loupe plugins: plugin directory " << d.string() << " does not exist\n";

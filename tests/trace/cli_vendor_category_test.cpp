@@ -435,3 +435,57 @@ TEST_CASE(
   CHECK_THAT(bad.err, Catch::Contains("loupe_test_vendor_bad_pattern.so: plugin 'vendor_bad', "
                                       "selector 0 (category 'vendor_bad'): kernel_pattern"));
 }
+
+TEST_CASE("a displaced bundled analyzer runs as a contributor when asked", "[vendor][cli]") {
+  const fs::path trace =
+      loupe::test::bundled_data_dir() / "samples/mi300/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz";
+  TempDir tmp;
+  const fs::path plain = tmp.path() / "plain";
+  REQUIRE(run_loupe({"analyze", "--trace", trace.string(), "-o", plain.string(), "-q", "--platform",
+                     "MI300X", "--only", "gemm"})
+              .exit_code == 0);
+  const fs::path config = tmp.path() / "config.json";
+  loupe::test::write_text(config, R"({"prefer": ["vendor_gemm_primary:gemm"],
+                                      "displaced_contribute": true})");
+  for (const std::vector<std::string>& way :
+       {std::vector<std::string>{"--prefer", "vendor_gemm_primary", "--displaced-contribute"},
+        std::vector<std::string>{"--config", config.string()}}) {
+    INFO(way[0]);
+    const fs::path out = tmp.path() / ("out" + way[0]);
+    std::vector<std::string> args = {"analyze",    "--trace",      trace.string(),
+                                     "-o",         out.string(),   "-q",
+                                     "--platform", "MI300X",       "--only",
+                                     "gemm",       "--plugin-dir", plugin_dir("vendor_primary")};
+    args.insert(args.end(), way.begin(), way.end());
+    const auto r = run_loupe(args);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto run = parse_file(out / "loupe_run.json");
+    REQUIRE(run["displaced"].Size() == 1);
+    CHECK(std::string(run["displaced"][0]["plugin"].GetString()) == "gemm");
+    CHECK(std::string(run["displaced"][0]["runs_as"].GetString()) == "contributing");
+    CHECK(analyzed_by(run, "gemm").first == "vendor_gemm_primary");
+    // The bundled analyzer's contribution is its plain run's primary output, under its own name.
+    CHECK(read_text(out / "category_data/gemm.gemm_metrics.json") ==
+          read_text(plain / "category_data/gemm_metrics.json"));
+    CHECK_THAT(read_text(out / "category_findings/gemm_findings.md"), Catch::Contains("Slow op"));
+    // Its cards are ranked, as contributions, with its name and version.
+    const auto findings = parse_file(out / "findings.json");
+    std::size_t contributed = 0;
+    for (const auto& f : findings["findings"].GetArray()) {
+      if (!f.HasMember("role")) continue;
+      ++contributed;
+      CHECK(std::string(f["plugin"].GetString()) == "gemm");
+      CHECK(std::string(f["role"].GetString()) == "contributing");
+      CHECK(f["priority"].GetInt64() >= 1);
+    }
+    CHECK(contributed >= 1);
+  }
+  // The key's type is checked before any work.
+  loupe::test::write_text(config, R"({"displaced_contribute": "yes"})");
+  const auto bad = run_loupe({"analyze", "--trace", trace.string(), "-o",
+                              (tmp.path() / "bad").string(), "--config", config.string()});
+  CHECK(bad.exit_code == 2);
+  CHECK_THAT(bad.err,
+             Catch::Contains(config.string() + ": \"displaced_contribute\" must be true or false"));
+}

@@ -295,7 +295,9 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOp
       name_owner[info->name] = p.path.string();
       for (const auto& category : given_away) {
         const auto& [who, source] = preferred.at(category);
-        set.displaced.push_back({category, info->name, p.path, who, source});
+        set.displaced.push_back(
+            {category, info->name, p.path, who, source, options.displaced_contribute});
+        if (options.displaced_contribute) info->contributes.push_back(category);
       }
       info->categories = std::move(claimed);
       for (const auto& category : info->categories) category_owner[category] = info.get();

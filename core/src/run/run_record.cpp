@@ -28,6 +28,7 @@ Json displacement_json(const Displacement& d) {
   j["path"] = d.path.string();
   j["preferred"] = d.preferred;
   j["source"] = d.source;
+  if (d.contributes) j["runs_as"] = "contributing";
   return j;
 }
 

@@ -101,8 +101,9 @@ struct Displacement {
   std::string category;
   std::string plugin;  // the displaced plugin (keeps its other categories)
   std::filesystem::path path;
-  std::string preferred;  // the plugin that analyzes the category instead
-  std::string source;     // where the preference came from
+  std::string preferred;     // the plugin that analyzes the category instead
+  std::string source;        // where the preference came from
+  bool contributes = false;  // it runs as a contributor instead (displaced_contribute)
 };
 
 struct PluginSet {
@@ -135,6 +136,9 @@ struct DiscoveryOptions {
   bool isolate = true;  // probe each file in a sandboxed child (false: in this process)
   std::chrono::milliseconds timeout{std::chrono::seconds(10)};  // per file
   std::vector<Preference> preferences;  // who is primary where the first-found rule would differ
+  // A displaced plugin contributes to the categories it lost (docs/configuration.md,
+  // "displaced_contribute") instead of leaving them.
+  bool displaced_contribute = false;
 };
 
 // Directories to search, in precedence order: the bundled plugins next to the executable
