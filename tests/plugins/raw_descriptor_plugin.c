@@ -7,8 +7,8 @@
  * (a name with terminal escapes, 152 categories including "../../ESCAPED", a 100 KiB
  * description) onto descriptor 3, where the host's pipe is, and exits, 14 has terminal escapes in
  * its version and description, 15 is a 1.2 descriptor built before `selectors` (struct_size ends at
- * contribute_count; the fields after it hold garbage the host must not read), 16 declares a selector
- * that is a NULL pointer. */
+ * contribute_count; the fields after it hold garbage the host must not read), 16 declares a
+ * selector that is a NULL pointer. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
