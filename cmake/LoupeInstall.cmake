@@ -20,6 +20,11 @@ install(FILES ${PROJECT_SOURCE_DIR}/cmake/LoupePlugin.cmake
 
 # Where `loupe` looks for its bundled plugins, relative to the install prefix.
 set(LOUPE_PLUGIN_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/loupe/plugins)
+# The plugin ABI of this SDK (sdk/include/loupe/abi.h), for a plugin package's dependency.
+file(STRINGS ${PROJECT_SOURCE_DIR}/sdk/include/loupe/abi.h LOUPE_ABI_LINES
+     REGEX "^#define LOUPE_ABI_(MAJOR|MINOR) [0-9]+$")
+string(REGEX REPLACE ".*LOUPE_ABI_MAJOR ([0-9]+).*" "\\1" LOUPE_ABI_MAJOR "${LOUPE_ABI_LINES}")
+string(REGEX REPLACE ".*LOUPE_ABI_MINOR ([0-9]+).*" "\\1" LOUPE_ABI_MINOR "${LOUPE_ABI_LINES}")
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/LoupeConfig.cmake.in
   ${PROJECT_BINARY_DIR}/LoupeConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Loupe

@@ -134,6 +134,7 @@ std::optional<core::PluginSet> discover(const po::variables_map& vm,
   discovery.isolate = options.isolate;
   discovery.timeout = std::min(options.timeout, discovery.timeout);
   discovery.preferences = config.preferences;
+  discovery.displaced_contribute = config.displaced_contribute;
   auto plugins = core::discover_plugins(core::plugin_search_path(explicit_dirs), discovery);
   if (!plugins.missing_dirs.empty()) {
     for (const auto& d : plugins.missing_dirs) {
@@ -141,8 +142,9 @@ std::optional<core::PluginSet> discover(const po::variables_map& vm,
     }
     return std::nullopt;
   }
-  if (!plugins.preference_errors.empty()) {
+  if (!plugins.preference_errors.empty() || !plugins.selector_errors.empty()) {
     for (const auto& e : plugins.preference_errors) std::cerr << "loupe analyze: " << e << "\n";
+    for (const auto& e : plugins.selector_errors) std::cerr << "loupe analyze: " << e << "\n";
     std::cerr << "loupe analyze: stopped before any work\n";
     return std::nullopt;
   }

@@ -422,11 +422,12 @@ int run_session(const po::variables_map& vm, core::AnalyzeOptions analyze,
   const auto plugins = discover(vm, analyze);
   if (!plugins) return kExitUsage;
   const fs::path output_dir = analyze.output_dir;
+  core::SessionOptions options = session_options(vm, std::move(analyze));
+  options.vendor_selectors = core::prepare::vendor_selectors(*plugins);
   auto session =
       vm.count("trace") > 0
-          ? core::Session::from_trace(trace_inputs(vm), session_options(vm, std::move(analyze)))
-          : core::Session::from_directory(vm["dir"].as<std::string>(),
-                                          session_options(vm, std::move(analyze)));
+          ? core::Session::from_trace(trace_inputs(vm), std::move(options))
+          : core::Session::from_directory(vm["dir"].as<std::string>(), std::move(options));
   if (!session) {
     std::cerr << "loupe analyze: " << session.error().message << "\n";
     return kExitUsage;

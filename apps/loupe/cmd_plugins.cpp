@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "cli_common.hpp"
+#include "loupe/core/category_roles.hpp"
 #include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/core/run_record.hpp"
@@ -50,15 +51,17 @@ int run_plugins(const std::vector<std::string>& args) {
   const auto search = core::plugin_search_path(explicit_dirs);
   core::DiscoveryOptions discovery;
   discovery.preferences = config.preferences;
+  discovery.displaced_contribute = config.displaced_contribute;
   const auto set = core::discover_plugins(search, discovery);
   for (const auto& d : set.missing_dirs) {
     std::cerr << "loupe plugins: plugin directory " << d.string() << " does not exist\n";
   }
   for (const auto& e : set.preference_errors) std::cerr << "loupe plugins: " << e << "\n";
+  for (const auto& e : set.selector_errors) std::cerr << "loupe plugins: " << e << "\n";
   const bool problems =
       set.count(core::PluginState::Rejected) + set.count(core::PluginState::Shadowed) > 0;
   const int exit_code = !set.missing_dirs.empty() || !set.preference_errors.empty() ||
-                                (problems && vm.count("strict") > 0)
+                                !set.selector_errors.empty() || (problems && vm.count("strict") > 0)
                             ? kExitUsage
                             : kExitOk;
 
@@ -103,6 +106,7 @@ int run_plugins(const std::vector<std::string>& args) {
     Json displaced = Json::array();
     for (const auto& d : set.displaced) displaced.push_back(core::displacement_json(d));
     j["displaced"] = std::move(displaced);
+    j["roles"] = core::category_roles_json(core::category_roles(set));
     j["files"] = std::move(files);
     Json missing = Json::array();
     for (const auto& d : set.missing_dirs) missing.push_back(d.string());
@@ -142,6 +146,24 @@ int run_plugins(const std::vector<std::string>& args) {
     if (!p.description.empty()) {
       std::cout << "    " << core::escape_for_terminal(p.description) << "\n";
     }
+  }
+  std::cout << "Roles by category:\n";
+  for (const auto& role : core::category_roles(set)) {
+    std::cout << "  " << role.category << ":";
+    if (!role.primary.empty()) std::cout << " primary " << role.primary;
+    for (const auto& [what, names] : {std::pair{"contributing", &role.contributing},
+                                      {"displaced", &role.displaced},
+                                      {"shadowed", &role.shadowed}}) {
+      if (names->empty()) continue;
+      std::cout << "; " << what;
+      for (const auto& n : *names) std::cout << " " << n;
+    }
+    if (!role.selectors.empty()) {
+      std::cout << "  (vendor category:";
+      for (const auto& sel : role.selectors) std::cout << " " << core::escape_for_terminal(sel);
+      std::cout << ")";
+    }
+    std::cout << "\n";
   }
   if (!set.displaced.empty()) {
     std::cout << "Displaced (" << set.displaced.size() << "):\n";

@@ -19,6 +19,7 @@
 #include "loupe/core/atomic_file.hpp"
 #include "loupe/core/multirank/collective_report.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
+#include "loupe/core/prepare/vendor_categories.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/json_value.hpp"
@@ -52,6 +53,7 @@ int analyze_rank(const RankSpec& spec, const RankRun& run, const fs::path& out,
   options.analyze.output_dir = out / ("rank_" + std::to_string(run.rank));
   options.quiet = !spec.verbose;
   options.on_loaded = collectives_writer(collectives);
+  options.vendor_selectors = core::prepare::vendor_selectors(*spec.plugins);
   core::TraceInputs inputs = spec.inputs;
   inputs.trace = run.trace;
   auto session = core::Session::from_trace(inputs, std::move(options));

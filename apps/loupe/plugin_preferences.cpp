@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kKnownKeys = "prefer, plugin_dirs";
+constexpr const char* kKnownKeys = "prefer, plugin_dirs, displaced_contribute";
 
 // The configuration file to read: --config, else the XDG one when it exists ("" when none).
 fs::path config_path(const po::variables_map& vm) {
@@ -75,6 +75,9 @@ std::string read_config(const fs::path& path, PluginConfig& out) {
         if (dir.is_relative()) dir = path.parent_path() / dir;
         out.plugin_dirs.push_back(std::move(dir));
       }
+    } else if (key == "displaced_contribute") {
+      if (!value.IsBool()) return where + ": \"displaced_contribute\" must be true or false";
+      out.displaced_contribute = value.GetBool();
     } else {
       std::string problem = where + ": unknown key \"";
       problem += key;
@@ -93,6 +96,9 @@ void add_preference_options(po::options_description& options) {
       "prefer", po::value<std::vector<std::string>>()->composing(),
       "PLUGIN[:CATEGORY,...]: make PLUGIN the primary analyzer of these categories (default: "
       "all it names), in place of the plugin found first; repeatable")(
+      "displaced-contribute",
+      "a plugin that --prefer or the configuration file displaces still runs, as a contributing "
+      "analyzer of the categories it lost")(
       "config", po::value<std::string>(),
       "read preferences and plugin directories from this JSON file instead of "
       "$XDG_CONFIG_HOME/loupe/config.json (docs/configuration.md)");
@@ -129,6 +135,7 @@ std::string load_plugin_config(const po::variables_map& vm, PluginConfig& out) {
   if (!out.file.empty()) {
     if (auto why = read_config(out.file, out); !why.empty()) return why;
   }
+  if (vm.count("displaced-contribute") > 0) out.displaced_contribute = true;
   if (vm.count("prefer") > 0) {
     for (const auto& text : vm["prefer"].as<std::vector<std::string>>()) {
       core::Preference pref;

@@ -15,9 +15,12 @@ struct PluginConfig {
   std::filesystem::path file;  // the configuration file read ("" when none)
   std::vector<core::Preference> preferences;
   std::vector<std::filesystem::path> plugin_dirs;  // the file's plugin_dirs, after --plugin-dir
+  // --displaced-contribute or the file's "displaced_contribute": a plugin a preference displaces
+  // runs as a contributor to the categories it lost (docs/configuration.md).
+  bool displaced_contribute = false;
 };
 
-// Adds --prefer (repeatable) and --config FILE to `options`.
+// Adds --prefer (repeatable), --displaced-contribute and --config FILE to `options`.
 void add_preference_options(po::options_description& options);
 
 // The configuration file: --config FILE (which must exist), else $XDG_CONFIG_HOME/loupe/config.json

@@ -153,7 +153,7 @@ TEST_CASE("preferences that cannot be honoured and bad configuration files stop 
       {{"--prefer", "evil conv"}, "", "is not a plugin name"},
       {{},
        R"({"prefer": ["evil_conv"], "colour": "red"})",
-       config + ": unknown key \"colour\" (known keys: prefer, plugin_dirs)"},
+       config + ": unknown key \"colour\" (known keys: prefer, plugin_dirs, displaced_contribute)"},
       {{}, R"({"prefer": "evil_conv"})", config + ": \"prefer\" must be an array of strings"},
       {{}, R"({"prefer": ["evil_conv:"]})", config + ": \"prefer\"[0]: 'evil_conv:': no category"},
       {{}, R"({"prefer": [)", config + ": not valid JSON"},

@@ -54,7 +54,8 @@ TEST_CASE("broken plugins are rejected with the documented reasons", "[loader]")
              Catch::Contains("ABI major 99 does not match host ABI major 1"));
   CHECK_THAT(single_rejection("null_descriptor"), Catch::Contains("returned NULL"));
   CHECK_THAT(single_rejection("no_entry"), Catch::Contains("no entry symbol 'loupe_plugin_entry'"));
-  CHECK_THAT(single_rejection("newer_host"), Catch::Contains("needs host services of ABI 1." + std::to_string(LOUPE_ABI_MINOR + 7)));
+  CHECK_THAT(single_rejection("newer_host"), Catch::Contains("needs host services of ABI 1." +
+                                                             std::to_string(LOUPE_ABI_MINOR + 7)));
   CHECK_THAT(single_rejection("no_categories"), Catch::Contains("declares no category"));
   CHECK_THAT(single_rejection("escaping_category"), Catch::Contains("invalid category name"));
 }
@@ -136,4 +137,17 @@ TEST_CASE("missing directories are reported, the others still searched", "[loade
   CHECK(set.plugins.size() == 1);
   REQUIRE(set.missing_dirs.size() == 1);
   CHECK(set.missing_dirs[0] == fs::path("/nonexistent/loupe/plugins"));
+}
+
+TEST_CASE("a 1.2 descriptor from before selectors keeps its meaning; a NULL selector is refused",
+          "[loader]") {
+  // struct_size ends at contribute_count: the garbage after it is never read.
+  const auto set = loupe::core::discover_plugins(
+      std::vector<fs::path>{loupe::test::test_plugin_dir() / "pre_selectors"}, {});
+  REQUIRE(set.plugins.size() == 1);
+  CHECK(set.plugins[0].name == "test_raw_pre_selectors");
+  CHECK(set.plugins[0].selectors.empty());
+  CHECK(set.selector_errors.empty());
+  CHECK_THAT(single_rejection("null_selector"),
+             Catch::Contains("descriptor selector 0 is NULL or too small"));
 }

@@ -359,3 +359,36 @@ TEST_CASE("--collectives-only: the same collective report and cross-rank finding
   CHECK(single.err.find("--collectives-only applies to --trace-glob / --trace-pattern") !=
         std::string::npos);
 }
+
+TEST_CASE("--prefer reaches every rank of a rank set: each rank's GEMMs go to the vendor plugin",
+          "[multirank][cli][prefer]") {
+  TempDir tmp;
+  const fs::path traces = tmp.path() / "traces";
+  copy_traces(traces);
+  const fs::path out = tmp.path() / "out";
+  const std::string glob = (traces / "rank*_trace.json.gz").string();
+  const std::string vendor = (loupe::test::test_plugin_dir() / "vendor_primary").string();
+  const auto r = run_loupe(
+      with_plugins({"analyze", "--trace-glob", glob, "-o", out.string(), "--only", "gemm",
+                    "--plugin-dir", vendor, "--prefer", "vendor_gemm_primary", "--strict"}));
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  for (int rank = 0; rank < 4; ++rank) {
+    INFO("rank " << rank);
+    const fs::path dir = out / ("rank_" + std::to_string(rank));
+    const std::string record = read_text(dir / "loupe_run.json");
+    // The vendor plugin analyzed gemm; the bundled gemm is recorded as displaced by --prefer.
+    CHECK(record.find("\"name\": \"vendor_gemm_primary\"") != std::string::npos);
+    CHECK(record.find("\"preferred\": \"vendor_gemm_primary\"") != std::string::npos);
+    CHECK(record.find("\"source\": \"--prefer\"") != std::string::npos);
+    CHECK(read_text(dir / "category_findings/gemm_findings.md").find("Slow op") !=
+          std::string::npos);
+  }
+  // A preference naming a plugin that is not there stops the whole set before any work.
+  const fs::path out2 = tmp.path() / "out2";
+  const auto missing = run_loupe(with_plugins(
+      {"analyze", "--trace-glob", glob, "-o", out2.string(), "--prefer", "no_such_plugin"}));
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("prefers plugin 'no_such_plugin'") != std::string::npos);
+  CHECK_FALSE(fs::exists(out2 / "rank_0/perf_report_csvs"));
+}

@@ -6,7 +6,9 @@
  * its entry point (LOUPE_TEST_WRITE_PATH), 13 forges the probe's record from a static constructor
  * (a name with terminal escapes, 152 categories including "../../ESCAPED", a 100 KiB
  * description) onto descriptor 3, where the host's pipe is, and exits, 14 has terminal escapes in
- * its version and description. */
+ * its version and description, 15 is a 1.2 descriptor built before `selectors` (struct_size ends at
+ * contribute_count; the fields after it hold garbage the host must not read), 16 declares a
+ * selector that is a NULL pointer. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,6 +113,17 @@ LOUPE_PLUGIN_EXPORT const loupe_plugin_descriptor* loupe_plugin_entry(const loup
   d.required_host_minor = LOUPE_ABI_MINOR + 7;
 #elif LOUPE_RAW_VARIANT == 5
   d.category_count = 0;
+#elif LOUPE_RAW_VARIANT == 15
+  d.name = "test_raw_pre_selectors";
+  d.struct_size = offsetof(loupe_plugin_descriptor, contribute_count) + sizeof(d.contribute_count);
+  d.selectors = (const loupe_category_selector* const*)(uintptr_t)0x10;
+  d.selector_count = 5;
+#elif LOUPE_RAW_VARIANT == 16
+  {
+    static const loupe_category_selector* const selectors[] = {0};
+    d.selectors = selectors;
+    d.selector_count = 1;
+  }
 #elif LOUPE_RAW_VARIANT == 14
   d.name = "test_raw_escapes";
   d.version = "1.0\x1b]0;pwned\x07";

@@ -41,6 +41,45 @@ std::string name_list(const char* const* items, std::size_t count, const char* w
   return {};
 }
 
+// ABI 1.2 selectors: copied, not yet judged (check_selectors compiles the patterns).
+std::string selector_list(const loupe_plugin_descriptor* d, std::vector<CategorySelector>& out) {
+  if (d->selector_count > kMaxCategories) {
+    return "descriptor declares " + std::to_string(d->selector_count) + " selectors (at most " +
+           std::to_string(kMaxCategories) + ")";
+  }
+  if (d->selector_count > 0 && d->selectors == nullptr) {
+    return "descriptor has a NULL selectors list";
+  }
+  for (std::size_t i = 0; i < d->selector_count; ++i) {
+    const loupe_category_selector* s = d->selectors[i];
+    const std::string which = "selector " + std::to_string(i);
+    if (s == nullptr || !LOUPE_HAS_FIELD(s, loupe_category_selector, tier)) {
+      return "descriptor " + which + " is NULL or too small";
+    }
+    CategorySelector copy;
+    if (!bounded_string(s->category, kMaxNameLength, copy.category) ||
+        !is_safe_name(copy.category)) {
+      return "descriptor " + which +
+             " has an invalid category name (1-64 characters of A-Z a-z 0-9 _ -, starting with a "
+             "letter or digit)";
+    }
+    if ((s->kernel_pattern != nullptr &&
+         !bounded_string(s->kernel_pattern, kMaxPatternCopy, copy.kernel_pattern)) ||
+        (s->op_pattern != nullptr &&
+         !bounded_string(s->op_pattern, kMaxPatternCopy, copy.op_pattern))) {
+      return "descriptor " + which + " has a pattern longer than " +
+             std::to_string(kMaxPatternCopy) + " bytes";
+    }
+    if (s->tier == LOUPE_TIER_SYSTEM || s->tier == LOUPE_TIER_COMPUTE) {
+      copy.tier = static_cast<Tier>(s->tier);
+    } else if (s->tier != 0) {
+      return "descriptor " + which + " has an unknown tier " + std::to_string(s->tier);
+    }
+    out.push_back(std::move(copy));
+  }
+  return {};
+}
+
 std::string encode_info(const PluginInfo& info) {
   Json j = Json::object();
   j["name"] = info.name;
@@ -63,6 +102,16 @@ std::string encode_info(const PluginInfo& info) {
   Json contributes = Json::array();
   for (const auto& c : info.contributes) contributes.push_back(c);
   j["contributes"] = std::move(contributes);
+  Json selectors = Json::array();
+  for (const auto& sel : info.selectors) {
+    Json one = Json::object();
+    one["category"] = sel.category;
+    one["kernel_pattern"] = sel.kernel_pattern;
+    one["op_pattern"] = sel.op_pattern;
+    one["tier"] = sel.tier ? static_cast<std::int64_t>(*sel.tier) : std::int64_t{0};
+    selectors.push_back(std::move(one));
+  }
+  j["selectors"] = std::move(selectors);
   return dump_python_json(j, -1, false);
 }
 
@@ -105,6 +154,30 @@ std::optional<PluginInfo> decode_info(std::string_view text) {
   if (doc.HasMember("contributes") && !list_field("contributes", info.contributes)) {
     return std::nullopt;
   }
+  if (const auto it = doc.FindMember("selectors"); it != doc.MemberEnd()) {
+    if (!it->value.IsArray()) return std::nullopt;
+    for (const auto& v : it->value.GetArray()) {
+      if (!v.IsObject()) return std::nullopt;
+      CategorySelector sel;
+      const auto member_text = [&](const char* key, std::string& out) {
+        const auto m = v.FindMember(key);
+        if (m == v.MemberEnd() || !m->value.IsString()) return false;
+        out.assign(m->value.GetString(), m->value.GetStringLength());
+        return true;
+      };
+      const auto sel_tier = v.FindMember("tier");
+      if (!member_text("category", sel.category) ||
+          !member_text("kernel_pattern", sel.kernel_pattern) ||
+          !member_text("op_pattern", sel.op_pattern) || sel_tier == v.MemberEnd() ||
+          !sel_tier->value.IsInt()) {
+        return std::nullopt;
+      }
+      const int t = sel_tier->value.GetInt();
+      if (t == LOUPE_TIER_SYSTEM || t == LOUPE_TIER_COMPUTE) sel.tier = static_cast<Tier>(t);
+      if (t != 0 && !sel.tier) return std::nullopt;
+      info.selectors.push_back(std::move(sel));
+    }
+  }
   const auto fallback = doc.FindMember("fallback");
   if (fallback == doc.MemberEnd() || !fallback->value.IsBool()) return std::nullopt;
   info.fallback = fallback->value.GetBool();
@@ -136,6 +209,13 @@ std::string recheck_info(const PluginInfo& info) {
   for (const auto& c : info.contributes) {
     if (std::find(info.categories.begin(), info.categories.end(), c) != info.categories.end()) {
       return "a category it both analyzes and contributes to";
+    }
+  }
+  if (info.selectors.size() > kMaxCategories) return "too many selectors";
+  for (const auto& sel : info.selectors) {
+    if (!is_safe_name(sel.category) || sel.category.size() > kMaxNameLength ||
+        sel.kernel_pattern.size() > kMaxPatternCopy || sel.op_pattern.size() > kMaxPatternCopy) {
+      return "an invalid selector";
     }
   }
   return {};
@@ -211,6 +291,11 @@ std::string check_descriptor(const loupe_plugin_descriptor* d, PluginInfo& out) 
         return "descriptor both analyzes and contributes to category '" + c + "'";
       }
     }
+  }
+  // ABI 1.2 selectors (added after `contributes`): read only when struct_size shows them, so a
+  // 1.2 plugin built before them keeps its meaning.
+  if (d->abi_minor >= 2 && LOUPE_HAS_FIELD(d, loupe_plugin_descriptor, selector_count)) {
+    if (auto why = selector_list(d, out.selectors); !why.empty()) return why;
   }
   if (out.categories.empty() && out.contributes.empty()) {
     return "descriptor declares no category";

@@ -17,6 +17,9 @@ namespace loupe::core {
 inline constexpr std::size_t kMaxVersionLength = 64;
 inline constexpr std::size_t kMaxDescriptionLength = 512;
 inline constexpr std::size_t kMaxCategories = 64;
+// Longest selector pattern copied from a descriptor (name_pattern.hpp refuses any longer than
+// kMaxNamePatternLength with a clear error; beyond this the descriptor itself is refused).
+inline constexpr std::size_t kMaxPatternCopy = 4096;
 
 // Checks a descriptor (which may be garbage: call this only in a child unless debugging) and
 // copies it into `out`. Returns "" or the reason for rejecting the plugin.

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "loupe/core/install_dirs.hpp"
+#include "loupe/core/name_pattern.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "plugin_probe.hpp"
 
 namespace loupe::core {
@@ -237,7 +239,7 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOp
   // category_owner stay valid.
   std::vector<std::unique_ptr<PluginInfo>> loaded;
   for (auto& p : probed) {
-    FoundPlugin found{p.path, p.origin, PluginState::Rejected, {}, {}, {}};
+    FoundPlugin found{p.path, p.origin, PluginState::Rejected, {}, {}, {}, {}};
     if (!p.probe.info) {
       found.reason = std::move(p.probe.reason);
       set.found.push_back(std::move(found));
@@ -247,6 +249,7 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOp
     info->path = p.path;
     info->origin = p.origin;
     found.name = info->name;
+    found.categories = info->categories;
     // Categories a preference gives to another plugin are not this one's to claim.
     std::vector<std::string> claimed;
     std::vector<std::string> given_away;
@@ -292,7 +295,9 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOp
       name_owner[info->name] = p.path.string();
       for (const auto& category : given_away) {
         const auto& [who, source] = preferred.at(category);
-        set.displaced.push_back({category, info->name, p.path, who, source});
+        set.displaced.push_back(
+            {category, info->name, p.path, who, source, options.displaced_contribute});
+        if (options.displaced_contribute) info->contributes.push_back(category);
       }
       info->categories = std::move(claimed);
       for (const auto& category : info->categories) category_owner[category] = info.get();
@@ -315,7 +320,41 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOp
                                     (why.empty() ? std::string() : ": " + why));
   }
   for (auto& info : loaded) set.plugins.push_back(std::move(*info));
+  set.selector_errors = check_selectors(set.plugins);
   return set;
+}
+
+std::vector<std::string> check_selectors(const std::vector<PluginInfo>& plugins) {
+  std::vector<std::string> errors;
+  for (const auto& plugin : plugins) {
+    for (std::size_t i = 0; i < plugin.selectors.size(); ++i) {
+      const CategorySelector& sel = plugin.selectors[i];
+      const std::string where = plugin.path.string() + ": plugin '" + plugin.name + "', selector " +
+                                std::to_string(i) + " (category '" + sel.category + "')";
+      if (std::find(plugin.categories.begin(), plugin.categories.end(), sel.category) ==
+          plugin.categories.end()) {
+        errors.push_back(where +
+                         ": the category is not one the plugin analyzes (its descriptor's "
+                         "categories), or a preference gave it to another plugin");
+        continue;
+      }
+      if (sel.kernel_pattern.empty() && sel.op_pattern.empty()) {
+        errors.push_back(where + ": neither a kernel_pattern nor an op_pattern");
+        continue;
+      }
+      for (const auto& [field, text] :
+           {std::pair{"kernel_pattern", &sel.kernel_pattern}, {"op_pattern", &sel.op_pattern}}) {
+        if (text->empty()) continue;
+        std::string why;
+        (void)NamePattern::compile(*text, why);
+        if (!why.empty()) {
+          errors.push_back(where + ": " + field + " '" + escape_for_terminal(text->substr(0, 80)) +
+                           (text->size() > 80 ? "...'" : "'") + " does not compile: " + why);
+        }
+      }
+    }
+  }
+  return errors;
 }
 
 PluginSet discover_plugins(const std::vector<fs::path>& dirs, const DiscoveryOptions& options) {

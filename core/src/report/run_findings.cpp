@@ -216,10 +216,11 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     f["category"] = c.category;
     f["tier"] = to_string(plugin.plugin->tier);
     f["plugin"] = plugin.plugin->name;
-    if (contributed) {
+    // A dropped-in plugin's card names its version too (a contribution, or a vendor's primary).
+    if (contributed || plugin.plugin->origin != SearchOrigin::Bundled) {
       f["plugin_version"] = plugin.plugin->version;
-      f["role"] = to_string(c.role);
     }
+    if (contributed) f["role"] = to_string(c.role);
     f["priority"] = nullptr;  // set after ranking
     f["category_rank"] = static_cast<long long>(i + 1);
     f["title"] = text(member(&rec, "title"));
@@ -496,10 +497,11 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
       pj["id"] = part.finding.find("id") != nullptr ? *part.finding.find("id") : Json();
       pj["category"] = *part.finding.find("category");
       pj["category_rank"] = *part.finding.find("category_rank");
-      if (const Json* role = part.finding.find("role"); role != nullptr) {
+      if (const Json* version = part.finding.find("plugin_version"); version != nullptr) {
         pj["plugin"] = *part.finding.find("plugin");
-        pj["role"] = *role;
+        pj["plugin_version"] = *version;
       }
+      if (const Json* role = part.finding.find("role"); role != nullptr) pj["role"] = *role;
       pj["title"] = *part.finding.find("title");
       pj["evidence"] = findings::to_string(part.claim.evidence);
       pj["stated_saving_ms"] = part.quantified ? saving_json(part.claim.saving) : null_levels();

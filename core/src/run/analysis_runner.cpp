@@ -199,6 +199,18 @@ std::vector<PlannedRun> plan_runs(const Model& model, const PluginSet& plugins,
         unhandled.push_back(entry.name);
       }
     }
+    // Vendor categories (docs/plugin-abi.md): routed like manifest entries, after them.
+    for (const auto& entry : vendor_categories(model)) {
+      if (std::any_of(wanted.begin(), wanted.end(),
+                      [&](const auto& w) { return w.first == entry.name; })) {
+        continue;
+      }
+      if (const auto route = plugins.route(entry.name, entry.skill, entry.tier)) {
+        wanted.emplace_back(entry.name, *route);
+      } else {
+        unhandled.push_back(entry.name);
+      }
+    }
   } else {
     for (const auto& name : only) {
       if (!is_safe_name(name)) {

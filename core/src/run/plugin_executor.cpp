@@ -115,7 +115,19 @@ std::string open_plugin(const PluginInfo& info, PluginLibrary& library) {
   if (std::string why = library.open(info.path); !why.empty()) return why;
   PluginInfo again;
   if (std::string why = check_descriptor(library.descriptor(), again); !why.empty()) return why;
-  if (again.name != info.name || again.categories != info.categories || again.reads != info.reads ||
+  // A preference may have taken categories away (info.categories is then a subset) and, with
+  // displaced_contribute, made them contributions.
+  auto declared = [](const std::vector<std::string>& in, const std::string& name) {
+    return std::find(in.begin(), in.end(), name) != in.end();
+  };
+  const bool categories_ok =
+      std::all_of(info.categories.begin(), info.categories.end(),
+                  [&](const std::string& c) { return declared(again.categories, c); });
+  const bool contributes_ok =
+      std::all_of(info.contributes.begin(), info.contributes.end(), [&](const std::string& c) {
+        return declared(again.contributes, c) || declared(again.categories, c);
+      });
+  if (again.name != info.name || !categories_ok || !contributes_ok || again.reads != info.reads ||
       again.skills != info.skills || again.fallback != info.fallback) {
     return "it describes itself differently than when it was discovered";
   }

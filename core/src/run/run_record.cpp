@@ -1,6 +1,7 @@
 #include "loupe/core/run_record.hpp"
 
 #include "loupe/core/atomic_file.hpp"
+#include "loupe/core/category_manifest.hpp"
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/text_escape.hpp"
@@ -28,6 +29,7 @@ Json displacement_json(const Displacement& d) {
   j["path"] = d.path.string();
   j["preferred"] = d.preferred;
   j["source"] = d.source;
+  if (d.contributes) j["runs_as"] = "contributing";
   return j;
 }
 
@@ -96,6 +98,11 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
   j["unhandled_categories"] = std::move(unhandled);
   j["status"] = report.any_error() ? "ERROR" : "OK";
   if (!options.capture_traces.is_null()) j["capture_traces"] = options.capture_traces;
+  // What each vendor category's selectors matched (docs/plugin-abi.md, "Vendor categories").
+  if (const auto* vendor = model.document(kVendorCategories);
+      vendor != nullptr && vendor->IsObject() && vendor->HasMember("categories")) {
+    j["vendor_categories"] = to_owned_json((*vendor)["categories"]);
+  }
   Json outputs = Json::object();
   Json prepared = Json::array();
   for (const auto& f : options.prepared_files) prepared.push_back(f);

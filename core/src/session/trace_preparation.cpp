@@ -32,6 +32,7 @@ Expected<prepare::PrepareOptions> prepare_options(const TraceInputs& inputs,
   prepare.trace_path = inputs.trace;
   prepare.output_dir = options.analyze.output_dir;
   prepare.compat_tracelens = compat_tracelens(options);
+  prepare.vendor_selectors = options.vendor_selectors;
   if (!options.quiet) {
     prepare.progress = [start](std::string_view step) {
       spdlog::info("{} ({:.2f} s)", step, seconds_since(start));

@@ -190,6 +190,20 @@ typedef struct loupe_host_info {
   const char* host_version; /* e.g. "0.1.0" */
 } loupe_host_info;
 
+/* ABI 1.2: a vendor category and the GPU ops that belong to it (docs/plugin-abi.md, "Vendor
+ * categories"). `loupe analyze --trace` writes category_data/<category>_ops.csv with the rows of
+ * the perf summary that match, and the category is routed to the plugin as its primary. Patterns
+ * follow the selector syntax of docs/plugin-abi.md (a glob subset: * ? [...] |, full match,
+ * case-sensitive); NULL or "" leaves that side unconstrained, but not both. Plugin-owned, static
+ * storage. */
+typedef struct loupe_category_selector {
+  size_t struct_size;
+  const char* category;       /* one of the descriptor's `categories` */
+  const char* kernel_pattern; /* a GPU op (kernel, memcpy, memset) name pattern, or NULL */
+  const char* op_pattern;     /* an op name pattern (the perf summary's `name`), or NULL */
+  int32_t tier;               /* 0: the plugin's tier; else LOUPE_TIER_* */
+} loupe_category_selector;
+
 /*
  * What a plugin is. Plugin-owned, static storage: valid until the library is unloaded.
  */
@@ -222,6 +236,10 @@ typedef struct loupe_plugin_descriptor {
    * when `contributes` is not. */
   const char* const* contributes;
   size_t contribute_count;
+  /* Vendor categories (see loupe_category_selector): several selectors of one category add up.
+   * The host reads these two fields only when struct_size shows them. */
+  const loupe_category_selector* const* selectors;
+  size_t selector_count;
 } loupe_plugin_descriptor;
 
 /* The entry point. Returns NULL when the plugin cannot work with this host. Must not throw. */

@@ -14,6 +14,10 @@
 //     // Optional (ABI 1.2): categories it adds findings to beside their primary analyzer
 //     // (`categories` may then be empty: std::array<const char*, 0>).
 //     static constexpr std::array<const char*, 1> contributes{"gemm"};
+//     // Optional (ABI 1.2): vendor categories, selected from the trace by kernel- and/or op-name
+//     // pattern (docs/plugin-abi.md, "Vendor categories"); each names one of `categories`.
+//     static constexpr std::array<loupe::CategorySelector, 1> selectors{
+//         {{"my_kernels", "my_lib_*", nullptr}}};
 //     void analyze(loupe::AnalysisContext& ctx);   // may throw
 //   };
 //   LOUPE_REGISTER_PLUGIN(MyAnalyzer)
@@ -23,6 +27,8 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <string>
 #include <string_view>
@@ -34,6 +40,15 @@
 #include "loupe/vocabulary.hpp"
 
 namespace loupe {
+
+// One vendor category selector (ABI 1.2, loupe_category_selector): `category` is one of the
+// analyzer's categories; a NULL pattern leaves that side unconstrained; tier 0 is the plugin's.
+struct CategorySelector {
+  const char* category = nullptr;
+  const char* kernel_pattern = nullptr;
+  const char* op_pattern = nullptr;
+  std::int32_t tier = 0;
+};
 
 // Everything one analyze() call can see and do.
 class AnalysisContext {
@@ -111,6 +126,36 @@ concept DeclaresContributes = requires {
 };
 
 template <class Analyzer>
+concept DeclaresSelectors = requires {
+  Analyzer::selectors.data();
+  Analyzer::selectors.size();
+};
+
+// The C view of an analyzer's selectors, built once: the structs and the pointer array the
+// descriptor hands over.
+template <class Analyzer>
+const loupe_category_selector* const* selector_pointers() noexcept {
+  constexpr std::size_t n = Analyzer::selectors.size();
+  static const std::array<loupe_category_selector, n> structs = [] {
+    std::array<loupe_category_selector, n> out{};
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i].struct_size = sizeof(loupe_category_selector);
+      out[i].category = Analyzer::selectors[i].category;
+      out[i].kernel_pattern = Analyzer::selectors[i].kernel_pattern;
+      out[i].op_pattern = Analyzer::selectors[i].op_pattern;
+      out[i].tier = Analyzer::selectors[i].tier;
+    }
+    return out;
+  }();
+  static const std::array<const loupe_category_selector*, n> pointers = [] {
+    std::array<const loupe_category_selector*, n> out{};
+    for (std::size_t i = 0; i < n; ++i) out[i] = &structs[i];
+    return out;
+  }();
+  return n == 0 ? nullptr : pointers.data();
+}
+
+template <class Analyzer>
 loupe_status analyze_trampoline(const loupe_analyze_request* request) noexcept {
   if (request == nullptr || request->host == nullptr) return LOUPE_EINVAL;
   try {
@@ -155,6 +200,10 @@ const loupe_plugin_descriptor* entry(const loupe_host_info* host) noexcept {
     if constexpr (DeclaresContributes<Analyzer>) {
       d.contributes = Analyzer::contributes.size() == 0 ? nullptr : Analyzer::contributes.data();
       d.contribute_count = Analyzer::contributes.size();
+    }
+    if constexpr (DeclaresSelectors<Analyzer>) {
+      d.selectors = selector_pointers<Analyzer>();
+      d.selector_count = Analyzer::selectors.size();
     }
     return d;
   }();

@@ -13,6 +13,9 @@
 namespace loupe::core {
 
 inline constexpr const char* kCategoryManifest = layout::kManifest;
+// Loupe's list of vendor categories beside the manifest (docs/plugin-abi.md, "Vendor
+// categories"), written by `loupe analyze --trace` when a plugin declares selectors.
+inline constexpr const char* kVendorCategories = "category_data/vendor_categories.json";
 
 // One entry of category_manifest.json's "categories".
 struct ManifestCategory {
@@ -24,5 +27,9 @@ struct ManifestCategory {
 // The categories the manifest lists, in order. Throws PlanError (plan_error.hpp), naming the
 // problem, for a missing manifest or one of the wrong shape.
 std::vector<ManifestCategory> manifest_categories(const Model& model);
+
+// The vendor categories of category_data/vendor_categories.json, in order; empty when the file
+// is absent. Throws PlanError for a file of the wrong shape.
+std::vector<ManifestCategory> vendor_categories(const Model& model);
 
 }  // namespace loupe::core

@@ -23,6 +23,16 @@ struct SearchDir {
   SearchOrigin origin = SearchOrigin::Explicit;
 };
 
+// One vendor category selector of a descriptor (ABI 1.2, docs/plugin-abi.md "Vendor
+// categories"), as copied: the patterns are compiled and checked by check_selectors, so a bad one
+// stops the run (exit 2) instead of only rejecting the plugin.
+struct CategorySelector {
+  std::string category;
+  std::string kernel_pattern;  // "" : any GPU op
+  std::string op_pattern;      // "" : any op
+  std::optional<Tier> tier;    // nullopt: the plugin's tier
+};
+
 // A plugin whose descriptor passed every check, as the host copied it.
 struct PluginInfo {
   std::filesystem::path path;
@@ -38,7 +48,8 @@ struct PluginInfo {
   std::vector<std::string> reads;
   std::vector<std::string> skills;  // manifest skills it serves (ABI 1.1)
   bool fallback = false;            // serves its tier's categories that nobody claims (ABI 1.1)
-  std::vector<std::string> contributes;  // categories it adds findings to (ABI 1.2)
+  std::vector<std::string> contributes;     // categories it adds findings to (ABI 1.2)
+  std::vector<CategorySelector> selectors;  // vendor categories it selects from a trace (ABI 1.2)
 };
 
 enum class PluginState {
@@ -71,9 +82,10 @@ struct FoundPlugin {
   std::filesystem::path path;
   SearchOrigin origin = SearchOrigin::Explicit;
   PluginState state = PluginState::Rejected;
-  std::string name;         // when the descriptor could be read
-  std::string reason;       // for Rejected and Shadowed
-  std::string shadowed_by;  // for Shadowed: the plugin that keeps the name/category
+  std::string name;                     // when the descriptor could be read
+  std::string reason;                   // for Rejected and Shadowed
+  std::string shadowed_by;              // for Shadowed: the plugin that keeps the name/category
+  std::vector<std::string> categories;  // what its descriptor names (when it could be read)
 };
 
 // A user's choice of primary analyzer (docs/plugin-abi.md, "Choosing the primary"):
@@ -89,8 +101,9 @@ struct Displacement {
   std::string category;
   std::string plugin;  // the displaced plugin (keeps its other categories)
   std::filesystem::path path;
-  std::string preferred;  // the plugin that analyzes the category instead
-  std::string source;     // where the preference came from
+  std::string preferred;     // the plugin that analyzes the category instead
+  std::string source;        // where the preference came from
+  bool contributes = false;  // it runs as a contributor instead (displaced_contribute)
 };
 
 struct PluginSet {
@@ -100,6 +113,9 @@ struct PluginSet {
   std::vector<Displacement> displaced;              // categories moved by preferences
   // Preferences that cannot be honoured ("<source>: why"): a usage error, before any work.
   std::vector<std::string> preference_errors;
+  // Selectors of loaded plugins that cannot be used ("<plugin file>: selector N ...: why"): a
+  // usage error, before any work (check_selectors).
+  std::vector<std::string> selector_errors;
 
   // The plugin that names a category, or nullptr.
   const PluginInfo* find_by_category(const std::string& category) const;
@@ -120,6 +136,9 @@ struct DiscoveryOptions {
   bool isolate = true;  // probe each file in a sandboxed child (false: in this process)
   std::chrono::milliseconds timeout{std::chrono::seconds(10)};  // per file
   std::vector<Preference> preferences;  // who is primary where the first-found rule would differ
+  // A displaced plugin contributes to the categories it lost (docs/configuration.md,
+  // "displaced_contribute") instead of leaving them.
+  bool displaced_contribute = false;
 };
 
 // Directories to search, in precedence order: the bundled plugins next to the executable
@@ -137,6 +156,12 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs,
 // The same with every directory taken as explicit (tests).
 PluginSet discover_plugins(const std::vector<std::filesystem::path>& dirs,
                            const DiscoveryOptions& options = {});
+
+// The selectors of the loaded plugins that cannot be used: a pattern that does not compile
+// (name_pattern.hpp), a selector with neither pattern, a category the plugin does not analyze
+// itself, an unknown tier, or a vendor category two plugins select. Each entry names the plugin
+// file and the selector (its index in the descriptor, from 0).
+std::vector<std::string> check_selectors(const std::vector<PluginInfo>& plugins);
 
 const char* to_string(PluginState state);
 const char* to_string(SearchOrigin origin);

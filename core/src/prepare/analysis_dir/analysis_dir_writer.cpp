@@ -21,6 +21,7 @@
 #include "loupe/core/trace/memory_timeline.hpp"
 #include "metadata_documents.hpp"
 #include "trace2_summary.hpp"
+#include "vendor_category_split.hpp"
 
 namespace loupe::core::prepare {
 namespace {
@@ -163,6 +164,9 @@ class Pipeline {
     if (has_multi_kernel_events(mk_data)) add_multi_kernel(categories);
     if (fusion_count > 0)
       categories.push_back(analysis_dir::kernel_fusion_entry(ctx_, fusion_count));
+    if (!options_.vendor_selectors.empty()) {
+      add_vendor_categories(unified ? &*unified : nullptr, categories);
+    }
 
     // TraceLens's placeholder (all "Cannot be inferred") in compat mode only; in default mode the
     // run report writes the inferred file (docs/report.md), so each mode has one writer for it.
@@ -278,6 +282,64 @@ class Pipeline {
       for (const auto& [key, value] : category.time_breakdown.as_object()) entry[key] = value;
       categories.push_back(std::move(entry));
     }
+  }
+
+  // Vendor categories beside the TraceLens ones (vendor_category_split.hpp).
+  void add_vendor_categories(const CsvTable* unified, const Json& categories) {
+    step("selecting vendor categories");
+    for (const auto& sel : options_.vendor_selectors) {
+      bool taken = analysis_dir::category_skill(sel.category) != "generic-op-analyzer";
+      for (const auto& entry : categories.as_array()) {
+        const Json* name = entry.find("name");
+        taken =
+            taken || (name != nullptr && name->is_string() && name->as_string() == sel.category);
+      }
+      for (const char* reserved : {"other", "cpu_idle", "multi_kernel", "kernel_fusion"}) {
+        taken = taken || sel.category == reserved;
+      }
+      if (taken) {
+        throw PrepareError("plugin '" + sel.plugin + "' (" + sel.plugin_path.string() +
+                           "), selector " + std::to_string(sel.index) + ": vendor category '" +
+                           sel.category +
+                           "' is also a TraceLens category; a vendor category needs a name of "
+                           "its own");
+      }
+    }
+    if (unified == nullptr) {
+      note("vendor categories: the trace has no host ops (GPU-only), so no op rows to select");
+    }
+    const CsvTable empty;
+    std::vector<trace::Uid> gpu_ops;
+    for (trace::Uid uid = 0; uid < model_.event_count(); ++uid) {
+      if (trace::is_gpu_category(model_.event(uid).category)) gpu_ops.push_back(uid);
+    }
+    const auto exports = analysis_dir::split_vendor_categories(
+        unified != nullptr ? *unified : empty, out_.op_groups, gpu_ops,
+        [this](trace::Uid uid) {
+          return analysis_dir::GpuOpView{model_.name(uid), model_.dur_us(uid)};
+        },
+        options_.vendor_selectors);
+    for (const auto& category : exports) {
+      add("category_data/" + category.name + "_ops.csv", category.csv_text);
+      if (category.total.trace_kernels > category.total.kernels) {
+        note("vendor category '" + category.name + "' of plugin '" + category.plugin +
+             "': " + std::to_string(category.total.trace_kernels - category.total.kernels) +
+             " of the " + std::to_string(category.total.trace_kernels) +
+             " GPU ops its kernel patterns match are in no op row of the perf summary (no host "
+             "op launched them, or the summary leaves their op out), so " +
+             category.name +
+             "_ops.csv does not hold them (loupe_run.json vendor_categories: trace_kernels)");
+      }
+      for (const auto& [sel, match] : category.selectors) {
+        if (match.ops > 0) continue;
+        note("vendor category '" + category.name + "' of plugin '" + category.plugin + "' (" +
+             category.plugin_path + "): selector " + std::to_string(sel->index) +
+             (sel->kernel.empty() ? "" : " kernel_pattern '" + sel->kernel.text() + "'") +
+             (sel->op.empty() ? "" : " op_pattern '" + sel->op.text() + "'") +
+             " matches nothing in the trace");
+      }
+    }
+    add_json(kVendorCategories, analysis_dir::vendor_categories_json(exports));
   }
 
   void add_cpu_idle(Json& categories) {

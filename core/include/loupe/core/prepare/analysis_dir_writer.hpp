@@ -1,7 +1,7 @@
 // `loupe analyze --trace`: a raw trace -> a TraceLens-compatible analysis directory
 // (perf_report_csvs/, category_data/, metadata/), what TraceLens's perf report and
-// orchestrator_prepare.py write (spec docs/contracts/trace_model.md §3, docs/contracts/multi_kernel.md §2, docs/contracts/fusion.md §1-§2,
-// docs/contracts/conv.md §1.2).
+// orchestrator_prepare.py write (spec docs/contracts/trace_model.md §3,
+// docs/contracts/multi_kernel.md §2, docs/contracts/fusion.md §1-§2, docs/contracts/conv.md §1.2).
 #pragma once
 
 #include <filesystem>
@@ -13,8 +13,9 @@
 #include <vector>
 
 #include "loupe/core/prepare/arch_selection.hpp"
-#include "loupe/core/prepare/trace_diff.hpp"
 #include "loupe/core/prepare/op_groups.hpp"
+#include "loupe/core/prepare/trace_diff.hpp"
+#include "loupe/core/prepare/vendor_categories.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -37,6 +38,10 @@ struct PrepareOptions {
   // metadata/model_info.json (default mode: the run report writes the inferred one).
   bool compat_tracelens = false;
   std::function<void(std::string_view)> progress;  // one line per step
+  // Vendor categories to select from trace 1 (vendor_categories.hpp): each gets
+  // category_data/<cat>_ops.csv, listed in category_data/vendor_categories.json; the TraceLens
+  // files (the manifest included) are unchanged by them.
+  std::vector<VendorSelector> vendor_selectors;
 };
 
 struct PreparedFile {

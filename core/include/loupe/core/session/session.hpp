@@ -24,6 +24,7 @@
 #include "loupe/core/analysis_runner.hpp"
 #include "loupe/core/error.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/prepare/vendor_categories.hpp"
 
 namespace loupe::core {
 
@@ -56,6 +57,9 @@ struct SessionOptions {
   // Makes the progress callback for loading `path` (of `file_size` bytes); empty: none.
   std::function<LoadProgress(const std::filesystem::path& path, std::uint64_t file_size)>
       load_progress;
+  // Vendor categories the trace is prepared for: prepare::vendor_selectors() of the plugins the
+  // session will run (docs/plugin-abi.md, "Vendor categories"); empty: none.
+  std::vector<prepare::VendorSelector> vendor_selectors;
   // Called with trace 1 once it is loaded, before it is prepared (the rank-set run takes each
   // rank's collectives here, docs/multirank.md). An Error stops the session.
   std::function<std::optional<Error>(const trace::TraceModel&)> on_loaded;
