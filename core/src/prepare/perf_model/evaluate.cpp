@@ -48,12 +48,26 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kAiterFlashAttn:
       return detail::sdpa_model(info.model_class, name, args, direction);
     case ModelClass::kInferenceAttention:
+    case ModelClass::kInferenceAttentionVHead:
+    case ModelClass::kPagedAttentionRagged:
+    case ModelClass::kPagedDecodeGluon:
+    case ModelClass::kMlaTilelangSparse:
+    case ModelClass::kSparsePagedPrefill:
+    case ModelClass::kGatedDeltaNet:
       return detail::inference_attention_model(info.model_class, name, args, direction);
     case ModelClass::kUnaryElementwise:
     case ModelClass::kReplicationPad:
     case ModelClass::kUpsampleNearest:
     case ModelClass::kBinaryElementwise:
       return detail::elementwise_model(info.model_class, name, args, direction);
+    case ModelClass::kPerGroupQuant:
+    case ModelClass::kVllmTritonGroupQuantFp8:
+    case ModelClass::kMxfp4QuantFlatten:
+    case ModelClass::kMxfp4QuantX0:
+    case ModelClass::kMxfp4QuantX1:
+    case ModelClass::kMxfp4QuantX2:
+    case ModelClass::kMxfp4QuantMoeSort:
+      return detail::group_quant_model(info.model_class, name, args, direction);
     case ModelClass::kReduce:
       return detail::reduce_model(info.model_class, name, args, direction);
     case ModelClass::kBatchNorm:

@@ -167,24 +167,28 @@ const std::vector<Row>& model_rows() {
     add("aiter::biased_grouped_topk_hip", with(moe_aux, MC::kBiasedGroupedTopk));
     add("aiter::moe_sorting_fwd", with(moe_aux, MC::kMoeSortScatterGather));
     add("aiter::mxfp4_moe_sort_hip", with(moe_aux, MC::kMoeSortScatterGather));
-    for (const char* n :
-         {"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
-          "aiter::fmha_v3_varlen_fwd", "aiter::mha_batch_prefill",
-          "sglang_profiler::attention_paged_attention_ragged", "pseudo_mla_decode_fwd",
-          "pseudo_mla_prefill_fwd", "aiter::pa_decode_gluon", "pseudo_v4_paged_decode_swa",
-          "pseudo_v4_paged_decode_csa", "pseudo_v4_paged_decode_hca",
-          "aiter::pa_sparse_prefill_opus_fwd",
-          "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", "vllm::gdn_attention_core",
-          "aiter::linear_attention_with_output_base", "sglang::store_cache",
-          "aiter::fused_qk_rope_cat_and_cache_mla"}) {
-      // vLLM's attention reads its token counts from the step annotation; the other classes
-      // of the family have no formula in Loupe yet.
-      const std::string_view name(n);
-      add(n, name == "vllm::unified_attention_with_output"
-                 ? with(inference, MC::kInferenceAttention)
-             : name == "aiter::fused_qk_rope_cat_and_cache_mla" ? fused_rope
-                                                                : inference);
+    // Each attention class with its argument layout (inference_attention.cpp); the DeepSeek-V4
+    // paged-decode pseudo ops and SGLang's KV-cache store have no formula in Loupe yet.
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"vllm::unified_attention_with_output", MC::kInferenceAttention},
+             {"aiter::mha_varlen_fwd", MC::kInferenceAttention},
+             {"aiter::fmha_v3_varlen_fwd", MC::kInferenceAttentionVHead},
+             {"aiter::mha_batch_prefill", MC::kInferenceAttentionVHead},
+             {"sglang_profiler::attention_paged_attention_ragged", MC::kPagedAttentionRagged},
+             {"pseudo_mla_decode_fwd", MC::kInferenceAttention},
+             {"pseudo_mla_prefill_fwd", MC::kInferenceAttentionVHead},
+             {"aiter::pa_decode_gluon", MC::kPagedDecodeGluon},
+             {"pseudo_v4_paged_decode_swa", MC::kExtension},
+             {"pseudo_v4_paged_decode_csa", MC::kExtension},
+             {"pseudo_v4_paged_decode_hca", MC::kExtension},
+             {"aiter::pa_sparse_prefill_opus_fwd", MC::kSparsePagedPrefill},
+             {"sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", MC::kMlaTilelangSparse},
+             {"vllm::gdn_attention_core", MC::kGatedDeltaNet},
+             {"aiter::linear_attention_with_output_base", MC::kGatedDeltaNet},
+             {"sglang::store_cache", MC::kExtension}}) {
+      add(n, with(inference, model_class));
     }
+    add("aiter::fused_qk_rope_cat_and_cache_mla", fused_rope);
     // Serving-engine GEMMs: each name with the argument layout of its kernel.
     const auto gemm_as = [&](std::string_view n, ModelClass model_class) {
       add(n, with(gemm_ext, model_class));
@@ -217,19 +221,20 @@ const std::vector<Row>& model_rows() {
     // TraceLens's GroupQuant classes derive from BinaryElementwise and inherit its sheet; the
     // MXFP4 quantizers derive from UnaryElementwise and name the GroupQuant sheet themselves.
     const ModelInfo group_quant = extension("GroupQuant", "", "BinaryElementwise", Maf::kVector);
-    for (const char* n :
-         {"aiter::dynamic_per_token_scaled_quant", "aiter::dynamic_per_group_scaled_quant",
-          "vllm::triton_per_token_group_quant_fp8",
-          "sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
-          "aiter::dynamic_per_tensor_quant", "sglang_profiler::quant_dynamic_mxfp4_quant",
-          "aiter::dynamic_per_group_scaled_quant_fp4", "aiter::fused_dynamic_mx_quant_moe_sort_hip",
-          "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip"}) {
-      const std::string_view name(n);
-      const bool binary = name == "aiter::dynamic_per_token_scaled_quant" ||
-                          name == "aiter::dynamic_per_group_scaled_quant" ||
-                          name == "vllm::triton_per_token_group_quant_fp8" ||
-                          name == "aiter::dynamic_per_tensor_quant";
-      add(n, binary ? group_quant : quant);
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"aiter::dynamic_per_token_scaled_quant", MC::kPerGroupQuant},
+             {"aiter::dynamic_per_group_scaled_quant", MC::kPerGroupQuant},
+             {"vllm::triton_per_token_group_quant_fp8", MC::kVllmTritonGroupQuantFp8},
+             {"sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
+              MC::kMxfp4QuantFlatten},
+             {"aiter::dynamic_per_tensor_quant", MC::kPerGroupQuant},
+             {"sglang_profiler::quant_dynamic_mxfp4_quant", MC::kMxfp4QuantX0},
+             {"aiter::dynamic_per_group_scaled_quant_fp4", MC::kMxfp4QuantX1},
+             {"aiter::fused_dynamic_mx_quant_moe_sort_hip", MC::kMxfp4QuantMoeSort},
+             {"aiter::fused_dynamic_mxfp4_quant_moe_sort_hip", MC::kMxfp4QuantX2}}) {
+      const bool binary =
+          model_class == MC::kPerGroupQuant || model_class == MC::kVllmTritonGroupQuantFp8;
+      add(n, with(binary ? group_quant : quant, model_class));
     }
     // A class of its own with category "elementwise" and no sheet of its own.
     add("aiter::mixed_sample_outer_exponential",

@@ -61,6 +61,13 @@ enum class ModelClass : std::uint8_t {
   kAiterFlashAttn,      // aiter::_flash_attn_forward
   kSdpaOther,           // category only (flash-attn v3, aiter MHA/FMHA, Evoformer)
   kInferenceAttention,  // serving-engine attention timed on a step annotation (vLLM)
+  // Its variants (docs/deviations.md, "Serving-engine ops"): each reads its own layout.
+  kInferenceAttentionVHead,  // d_v from V = Input Dims[2] (FMHA v3 varlen, batch prefill, MLA)
+  kPagedAttentionRagged,     // SGLang: Q = [2], paged K/V caches = [3]/[4]
+  kPagedDecodeGluon,         // AITER: decode only, FP8 KV cache, sliding window
+  kMlaTilelangSparse,        // SGLang TileLang sparse MLA: d_v = 512
+  kSparsePagedPrefill,       // AITER DeepSeek-V4 sparse prefill: (token, slot) pairs
+  kGatedDeltaNet,            // recurrent linear attention (GDN), no KV cache
   // Elementwise
   kUnaryElementwise,
   kReplicationPad,
@@ -71,6 +78,14 @@ enum class ModelClass : std::uint8_t {
   kGatedGeluTanh,
   kUpsampleNearest,
   kBinaryElementwise,
+  // Activation quantization (category GroupQuant)
+  kPerGroupQuant,            // AITER per-token/group/tensor FP8: (out, input, scales, ...)
+  kVllmTritonGroupQuantFp8,  // vLLM: (x[M,N], group_size)
+  kMxfp4QuantFlatten,        // MXFP4 of Input Dims[0], its stride read
+  kMxfp4QuantX0,             // MXFP4 of Input Dims[0]
+  kMxfp4QuantX1,             // MXFP4 of Input Dims[1] (the output comes first)
+  kMxfp4QuantX2,             // MXFP4 of Input Dims[2] (+ MoE sort)
+  kMxfp4QuantMoeSort,        // MXFP4 of Input Dims[2], its stride read (+ MoE sort)
   // Reductions
   kReduce,
   // Normalization
