@@ -60,6 +60,14 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kUpsampleNearest:
     case ModelClass::kBinaryElementwise:
       return detail::elementwise_model(info.model_class, name, args, direction);
+    case ModelClass::kRopeCachedPositions2c:
+    case ModelClass::kRotaryEmbeddingSgl:
+    case ModelClass::kRopeCatAndCacheMla:
+    case ModelClass::kRopeConcatAndCacheMla:
+      return detail::rope_model(info.model_class, name, args, direction);
+    case ModelClass::kStoreCache:
+    case ModelClass::kMixedSample:
+      return detail::serving_memory_model(info.model_class, name, args, direction);
     case ModelClass::kPerGroupQuant:
     case ModelClass::kVllmTritonGroupQuantFp8:
     case ModelClass::kMxfp4QuantFlatten:

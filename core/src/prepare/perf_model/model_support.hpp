@@ -101,6 +101,10 @@ FamilyOutput inference_attention_model(ModelClass model, std::string_view name, 
                                        Direction direction);
 FamilyOutput group_quant_model(ModelClass model, std::string_view name, const OpArgs& args,
                                Direction direction);
+FamilyOutput rope_model(ModelClass model, std::string_view name, const OpArgs& args,
+                        Direction direction);
+FamilyOutput serving_memory_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                  Direction direction);
 FamilyOutput elementwise_model(ModelClass model, std::string_view name, const OpArgs& args,
                                Direction direction);
 FamilyOutput reduce_model(ModelClass model, std::string_view name, const OpArgs& args,

@@ -168,7 +168,7 @@ const std::vector<Row>& model_rows() {
     add("aiter::moe_sorting_fwd", with(moe_aux, MC::kMoeSortScatterGather));
     add("aiter::mxfp4_moe_sort_hip", with(moe_aux, MC::kMoeSortScatterGather));
     // Each attention class with its argument layout (inference_attention.cpp); the DeepSeek-V4
-    // paged-decode pseudo ops and SGLang's KV-cache store have no formula in Loupe yet.
+    // paged-decode pseudo ops have no formula in Loupe yet.
     for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
              {"vllm::unified_attention_with_output", MC::kInferenceAttention},
              {"aiter::mha_varlen_fwd", MC::kInferenceAttention},
@@ -185,10 +185,12 @@ const std::vector<Row>& model_rows() {
              {"sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", MC::kMlaTilelangSparse},
              {"vllm::gdn_attention_core", MC::kGatedDeltaNet},
              {"aiter::linear_attention_with_output_base", MC::kGatedDeltaNet},
-             {"sglang::store_cache", MC::kExtension}}) {
-      add(n, with(inference, model_class));
+             {"sglang::store_cache", MC::kStoreCache}}) {
+      ModelInfo info = with(inference, model_class);
+      if (model_class == MC::kStoreCache) info.maf = Maf::kVector;  // a copy, no math
+      add(n, info);
     }
-    add("aiter::fused_qk_rope_cat_and_cache_mla", fused_rope);
+    add("aiter::fused_qk_rope_cat_and_cache_mla", with(fused_rope, MC::kRopeCatAndCacheMla));
     // Serving-engine GEMMs: each name with the argument layout of its kernel.
     const auto gemm_as = [&](std::string_view n, ModelClass model_class) {
       add(n, with(gemm_ext, model_class));
@@ -238,10 +240,10 @@ const std::vector<Row>& model_rows() {
     }
     // A class of its own with category "elementwise" and no sheet of its own.
     add("aiter::mixed_sample_outer_exponential",
-        extension("elementwise", "", "elementwise", Maf::kVector));
-    add("aiter::fused_qk_rope_concat_and_cache_mla", fused_rope);
-    add("aiter::rope_cached_positions_2c_fwd_impl", rope);
-    add("sgl_kernel::rotary_embedding", rope);
+        with(extension("elementwise", "", "elementwise", Maf::kVector), MC::kMixedSample));
+    add("aiter::fused_qk_rope_concat_and_cache_mla", with(fused_rope, MC::kRopeConcatAndCacheMla));
+    add("aiter::rope_cached_positions_2c_fwd_impl", with(rope, MC::kRopeCachedPositions2c));
+    add("sgl_kernel::rotary_embedding", with(rope, MC::kRotaryEmbeddingSgl));
     for (const char* n : {"aiter::silu_and_mul", "_C::silu_and_mul", "sgl_kernel::silu_and_mul"}) {
       add(n, with(kUnary, MC::kGatedSilu));
     }

@@ -68,6 +68,13 @@ enum class ModelClass : std::uint8_t {
   kMlaTilelangSparse,        // SGLang TileLang sparse MLA: d_v = 512
   kSparsePagedPrefill,       // AITER DeepSeek-V4 sparse prefill: (token, slot) pairs
   kGatedDeltaNet,            // recurrent linear attention (GDN), no KV cache
+  kStoreCache,               // SGLang KV-cache store: K/V rows scattered into the cache
+  // RoPE kernels (category RoPE_fwd): 3 flops per rotated element
+  kRopeCachedPositions2c,  // AITER: Q = Input Dims[2], K = [3]
+  kRotaryEmbeddingSgl,     // SGLang: in place on Q [1] and K [2], rotary slice only
+  kRopeCatAndCacheMla,     // AITER MLA RoPE + KV-cache write (FusedRoPE sheet)
+  kRopeConcatAndCacheMla,  // the same with one latent KV head and an FP8 Q output
+  kMixedSample,            // AITER exponential-noise sampling over the vocabulary
   // Elementwise
   kUnaryElementwise,
   kReplicationPad,
