@@ -89,6 +89,13 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kRmsNorm:
     case ModelClass::kRmsNormBwd:
       return detail::norm_model(info.model_class, name, args, direction);
+    case ModelClass::kMoeFused1Stage:
+    case ModelClass::kMoeFusedBlockscale:
+    case ModelClass::kMoeCktileUp:
+    case ModelClass::kMoeCktileDown:
+    case ModelClass::kMoeCkStage1:
+    case ModelClass::kMoeCkStage2:
+      return detail::moe_stage_model(info.model_class, name, args, direction);
     case ModelClass::kMoeSortScatterGather:
     case ModelClass::kBiasedGroupedTopk:
       return detail::moe_aux_model(info.model_class, name, args, direction);

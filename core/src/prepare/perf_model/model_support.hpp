@@ -105,6 +105,8 @@ FamilyOutput rope_model(ModelClass model, std::string_view name, const OpArgs& a
                         Direction direction);
 FamilyOutput serving_memory_model(ModelClass model, std::string_view name, const OpArgs& args,
                                   Direction direction);
+FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpArgs& args,
+                             Direction direction);
 FamilyOutput elementwise_model(ModelClass model, std::string_view name, const OpArgs& args,
                                Direction direction);
 FamilyOutput reduce_model(ModelClass model, std::string_view name, const OpArgs& args,

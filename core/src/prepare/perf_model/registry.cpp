@@ -150,13 +150,13 @@ const std::vector<Row>& model_rows() {
     // DeepSeek-V4 manifold hyper-connection kernels (mHC): their own category and sheet.
     const ModelInfo mhc = extension("mHC", "", "mHC", Maf::kVector);
     const ModelInfo mhc_gemm = extension("mHC", "", "mHC", Maf::kMatrix);
-    add("pseudo_op::moe_aiter_fused_1stage", moe_fused);
-    add("aiter::moe_cktile2stages_gemm1_ck", moe_unfused);
-    add("aiter::moe_cktile2stages_gemm2_ck", moe_unfused);
-    add("aiter::ck_moe_stage1", moe_unfused);
-    add("aiter::ck_moe_stage2", moe_unfused);
-    add("aiter::fmoe_fp8_blockscale_g1u1", moe_fused);
-    add("aiter::fmoe_g1u1", moe_fused);
+    add("pseudo_op::moe_aiter_fused_1stage", with(moe_fused, MC::kMoeFused1Stage));
+    add("aiter::moe_cktile2stages_gemm1_ck", with(moe_unfused, MC::kMoeCktileUp));
+    add("aiter::moe_cktile2stages_gemm2_ck", with(moe_unfused, MC::kMoeCktileDown));
+    add("aiter::ck_moe_stage1", with(moe_unfused, MC::kMoeCkStage1));
+    add("aiter::ck_moe_stage2", with(moe_unfused, MC::kMoeCkStage2));
+    add("aiter::fmoe_fp8_blockscale_g1u1", with(moe_fused, MC::kMoeFusedBlockscale));
+    add("aiter::fmoe_g1u1", with(moe_fused, MC::kMoeFusedBlockscale));
     add("pseudo_op::moe_triton_unfused_up", moe_unfused);
     add("pseudo_op::moe_triton_unfused_down", moe_unfused);
     add("pseudo_op::moe_gptq_awq_up", moe_unfused);

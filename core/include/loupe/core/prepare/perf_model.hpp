@@ -118,6 +118,13 @@ enum class ModelClass : std::uint8_t {
   kRmsNormAddFp8GroupQuant,  // vLLM: (x, residual, weight, eps, group_size)
   kRmsNormAddPad,            // + residual add, output padded to Concrete Inputs[4]
   kRmsNormMxfp4Quant,        // + MXFP4 output, optional second input and residual
+  // AITER MoE kernels (MoE_fused / MoE_unfused), each on its own argument layout
+  kMoeFused1Stage,      // pseudo op: (input, w1, w2, topk_weights, ...)
+  kMoeFusedBlockscale,  // fmoe: (out, input, w1, w2, ...), k = Concrete Inputs[8]
+  kMoeCktileUp,         // (input [M,K], w1, out [M,k,N], ...)
+  kMoeCktileDown,       // (input [M,k,N], w2 [E,K,N], out, ...)
+  kMoeCkStage1,         // (input, w1, w2, ..., out [M,k,N] = [6])
+  kMoeCkStage2,         // (inter_states [M,k,N], w1, w2, ...)
   // MoE auxiliary kernels (MoE_aux)
   kMoeSortScatterGather,  // aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
   kBiasedGroupedTopk,     // aiter::biased_grouped_topk_hip
