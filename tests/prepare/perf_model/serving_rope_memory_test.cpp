@@ -1,4 +1,5 @@
-// The serving engines' RoPE kernels, SGLang's KV-cache store and AITER's sampler
+// The serving engines' RoPE kernels, SGLang's KV-cache store, AITER's sampler and the custom
+// collectives
 // (docs/deviations.md, "Serving-engine ops"), with flops and bytes computed by hand from the
 // formulas in rope.cpp and serving_memory_ops.cpp.
 #include <catch2/catch.hpp>
@@ -100,4 +101,53 @@ TEST_CASE("SGLang's KV-cache store and AITER's sampler are memory moves", "[perf
   CHECK(sample.flops.to_double() == 2.0 * 8 * 151936);
   CHECK(sample.bytes->to_double() == 8.0 * 151936 * 2 + 8.0 * 151936 * 4 + 8 * 4);
   CHECK(sample.compute_spec == "vector_bf16");
+}
+
+TEST_CASE("custom collectives: one GPU's HBM traffic, no compute spec",
+          "[perf_model][serving][collective]") {
+  // All-reduce of [4, 7168] bf16: read the input, write the output.
+  perf::OpArgs ar = args_of("[[],[4,7168],[4,7168],[],[]]",
+                            R"(["Scalar","c10::BFloat16","c10::BFloat16","Scalar","Scalar"])");
+  ar.input_strides = parse_json_text("[[],[7168,1],[7168,1],[],[]]");
+  for (const char* name : {"_C_custom_ar::all_reduce", "_C_custom_ar::qr_all_reduce",
+                           "sgl_kernel::all_reduce_reg", "sgl_kernel::qr_all_reduce"}) {
+    INFO(name);
+    const auto r = run(name, ar);
+    REQUIRE(r.ok());
+    CHECK(r.flops.to_double() == 0.0);
+    CHECK(r.bytes->to_double() == 2.0 * 28672 * 2);
+    CHECK(r.compute_spec.empty());
+    CHECK(perf::find_model(name)->category == "CustomCollective");
+  }
+  // Reduce-scatter reads 8 rows and writes its 4-row shard.
+  perf::OpArgs rs =
+      args_of("[[],[8,7168],[4,7168]]", R"(["Scalar","c10::BFloat16","c10::BFloat16"])");
+  rs.input_strides = parse_json_text("[[],[7168,1],[7168,1]]");
+  CHECK(run("aiter::reduce_scatter", rs).bytes->to_double() == (57344.0 + 28672) * 2);
+  // SGLang's registered all-gather: (out [256, N], shard [32, N], handle).
+  const auto ag =
+      run("sglang::reg_all_gather_into_tensor",
+          args_of("[[256,16160],[32,16160],[]]", R"(["c10::BFloat16","c10::BFloat16","Scalar"])"));
+  REQUIRE(ag.ok());
+  CHECK(ag.bytes->to_double() == (32.0 + 256) * 16160 * 2);
+  CHECK(model_param(ag, "out_shape") == "(256, 16160)");
+
+  // All-reduce + residual add + RMSNorm over [4, 7168]: n + 4 * (2 * 7168 + 2) + 2n flops;
+  // input, residual and weight read, new residual and output written.
+  perf::OpArgs fused = args_of("[[1],[],[4,7168],[4,7168],[4,7168],[4,7168],[7168],[],[],[]]",
+                               R"(["long int","","c10::BFloat16","c10::BFloat16","c10::BFloat16",)"
+                               R"("c10::BFloat16","c10::BFloat16","Scalar","",""])");
+  fused.input_strides =
+      parse_json_text("[[1],[],[7168,1],[7168,1],[7168,1],[7168,1],[1],[],[],[]]");
+  const auto f = run("aiter::fused_allreduce_rmsnorm", fused);
+  REQUIRE(f.ok());
+  CHECK(f.flops.to_double() == 28672.0 + 4 * 14338 + 2 * 28672);
+  CHECK(f.bytes->to_double() == 2.0 * 28672 * 2 + 7168 * 2 + 2.0 * 28672 * 2);
+  CHECK(model_param(f, "num_channels") == "7168");
+  // The Python op: input [0], weight [2].
+  perf::OpArgs py = args_of("[[4,7168],[4,7168],[7168],[],[],[],[]]",
+                            R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar",)"
+                            R"("","Scalar","Scalar"])");
+  py.input_strides = parse_json_text("[[7168,1],[7168,1],[1],[],[],[],[]]");
+  CHECK(run("aiter::fused_allreduce_rmsnorm_", py).flops.to_double() == f.flops.to_double());
 }

@@ -96,6 +96,12 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kMoeCkStage1:
     case ModelClass::kMoeCkStage2:
       return detail::moe_stage_model(info.model_class, name, args, direction);
+    case ModelClass::kCustomAllReduce:
+    case ModelClass::kCustomShardCollective:
+    case ModelClass::kRegAllGatherIntoTensor:
+    case ModelClass::kAllReduceRmsnorm:
+    case ModelClass::kAllReduceRmsnormPy:
+      return detail::custom_collective_model(info.model_class, name, args, direction);
     case ModelClass::kMoeSortScatterGather:
     case ModelClass::kBiasedGroupedTopk:
       return detail::moe_aux_model(info.model_class, name, args, direction);

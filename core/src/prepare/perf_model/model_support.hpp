@@ -107,6 +107,8 @@ FamilyOutput serving_memory_model(ModelClass model, std::string_view name, const
                                   Direction direction);
 FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpArgs& args,
                              Direction direction);
+FamilyOutput custom_collective_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                     Direction direction);
 FamilyOutput elementwise_model(ModelClass model, std::string_view name, const OpArgs& args,
                                Direction direction);
 FamilyOutput reduce_model(ModelClass model, std::string_view name, const OpArgs& args,

@@ -267,12 +267,17 @@ const std::vector<Row>& model_rows() {
       add(n, with(rmsnorm, model_class));
     }
     add("aiter::mhc_pre_big_fuse_rmsnorm", mhc);
-    for (const char* n :
-         {"aiter::fused_allreduce_rmsnorm", "aiter::fused_allreduce_rmsnorm_",
-          "_C_custom_ar::all_reduce", "aiter::reduce_scatter", "aiter::all_gather_reg",
-          "sgl_kernel::all_reduce_reg", "sgl_kernel::qr_all_reduce",
-          "sglang::reg_all_gather_into_tensor", "_C_custom_ar::qr_all_reduce"}) {
-      add(n, collective);
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"aiter::fused_allreduce_rmsnorm", MC::kAllReduceRmsnorm},
+             {"aiter::fused_allreduce_rmsnorm_", MC::kAllReduceRmsnormPy},
+             {"_C_custom_ar::all_reduce", MC::kCustomAllReduce},
+             {"aiter::reduce_scatter", MC::kCustomShardCollective},
+             {"aiter::all_gather_reg", MC::kCustomShardCollective},
+             {"sgl_kernel::all_reduce_reg", MC::kCustomAllReduce},
+             {"sgl_kernel::qr_all_reduce", MC::kCustomAllReduce},
+             {"sglang::reg_all_gather_into_tensor", MC::kRegAllGatherIntoTensor},
+             {"_C_custom_ar::qr_all_reduce", MC::kCustomAllReduce}}) {
+      add(n, with(collective, model_class));
     }
     add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts", moe_aux);
     add("aiter::mhc_post", mhc);

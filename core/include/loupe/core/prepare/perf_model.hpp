@@ -125,6 +125,12 @@ enum class ModelClass : std::uint8_t {
   kMoeCktileDown,       // (input [M,k,N], w2 [E,K,N], out, ...)
   kMoeCkStage1,         // (input, w1, w2, ..., out [M,k,N] = [6])
   kMoeCkStage2,         // (inter_states [M,k,N], w1, w2, ...)
+  // Custom collectives (CustomCollective): one GPU's HBM traffic, no compute spec
+  kCustomAllReduce,         // (handle, input [1], out [2], ...)
+  kCustomShardCollective,   // reduce-scatter / all-gather: (handle, input [1], out [2])
+  kRegAllGatherIntoTensor,  // SGLang: (out [0], shard [1], handle)
+  kAllReduceRmsnorm,        // AITER C++ op: input [2], weight [6]
+  kAllReduceRmsnormPy,      // AITER Python op: input [0], weight [2]
   // MoE auxiliary kernels (MoE_aux)
   kMoeSortScatterGather,  // aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
   kBiasedGroupedTopk,     // aiter::biased_grouped_topk_hip
