@@ -1,7 +1,6 @@
-// The serving engines' RoPE kernels, SGLang's KV-cache store, AITER's sampler and the custom
-// collectives
-// (docs/deviations.md, "Serving-engine ops"), with flops and bytes computed by hand from the
-// formulas in rope.cpp and serving_memory_ops.cpp.
+// The serving engines' RoPE kernels, SGLang's KV-cache store, AITER's sampler and custom
+// collectives (docs/deviations.md, "Serving-engine ops"), with flops and bytes computed by hand
+// from the formulas in rope.cpp, serving_memory_ops.cpp and custom_collectives.cpp.
 #include <catch2/catch.hpp>
 
 #include <string>
