@@ -28,7 +28,8 @@ TEST_CASE("gpu_timeline.csv is byte-identical to TraceLens's for every reference
     INFO(run.name << " <- " << run.trace.string());
     const tr::LoadResult loaded = tr::load_trace(run.trace);
     REQUIRE_FALSE(loaded.error);
-    const auto tree = tr::EventTree::build(loaded.model, {false, tr::TimeMode::kTraceLensCompat, {}, {}});
+    const auto tree =
+        tr::EventTree::build(loaded.model, {false, tr::TimeMode::kTraceLensCompat, {}, {}, {}});
     tr::GpuTimelineOptions opt;
     opt.time_mode = tr::TimeMode::kTraceLensCompat;
     const auto timeline = tr::compute_gpu_timeline(loaded.model, tree, opt);
@@ -65,7 +66,7 @@ TEST_CASE("tree aggregates equal TraceLens's on the real traces (ref_tree_compar
     const tr::LoadResult loaded = tr::load_trace(path);
     REQUIRE_FALSE(loaded.error);
     const auto tree = tr::EventTree::build(
-        loaded.model, {d["add_python_func"].GetBool(), tr::TimeMode::kTraceLensCompat, {}, {}});
+        loaded.model, {d["add_python_func"].GetBool(), tr::TimeMode::kTraceLensCompat, {}, {}, {}});
     CHECK(loaded.model.event_count() == d["events"].GetUint64());
     CHECK(std::string(tree.linking_key() == tr::LinkingKey::kCorrelation
                           ? "correlation"
@@ -76,7 +77,8 @@ TEST_CASE("tree aggregates equal TraceLens's on the real traces (ref_tree_compar
     CHECK(tree.stats().dropped_by_bleed == d["host_events_dropped_by_bleed_rule"].GetUint64());
     if (!d["add_python_func"].GetBool()) {
       // Without python events exact arithmetic gives the same tree (spec 2.5 c).
-      const auto exact = tr::EventTree::build(loaded.model, {false, tr::TimeMode::kExact, {}, {}});
+      const auto exact =
+          tr::EventTree::build(loaded.model, {false, tr::TimeMode::kExact, {}, {}, {}});
       CHECK(exact.cpu_root_nodes() == tree.cpu_root_nodes());
       CHECK(exact.stats().dropped_by_bleed == 0);
     }

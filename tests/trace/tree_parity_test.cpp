@@ -137,13 +137,13 @@ TEST_CASE("t07: compat drops the equal-end child frame, exact mode nests it", "[
 TEST_CASE("t04/t05 bleed rule: re-parent under 1 us at depth >= 2, else drop", "[trace][tree]") {
   {
     const auto loaded = load(cases_dir() / "t04_bleed_small_depth2" / "trace.json");
-    const auto tree = tr::EventTree::build(loaded.model, {false, tr::TimeMode::kExact, {}, {}});
+    const auto tree = tr::EventTree::build(loaded.model, {false, tr::TimeMode::kExact, {}, {}, {}});
     CHECK(tree.parent(2) == 0);  // C -> A, B popped
     CHECK(tree.stats().reparented_by_bleed == 1);
   }
   {
     const auto loaded = load(cases_dir() / "t05_bleed_large" / "trace.json");
-    const auto tree = tr::EventTree::build(loaded.model, {false, tr::TimeMode::kExact, {}, {}});
+    const auto tree = tr::EventTree::build(loaded.model, {false, tr::TimeMode::kExact, {}, {}, {}});
     CHECK(tree.dropped_by_bleed(2));  // C overlaps B by 10 us
     CHECK(tree.parent(3) == 1);       // D -> B
     CHECK(tree.parent(4) == 0);       // E -> A

@@ -312,7 +312,9 @@ EventTree EventTree::build(const TraceModel& model, const TreeOptions& options) 
   }
   t.gpu_only_ = model.events_in_category(Category::kCpuOp) == 0 &&
                 model.events_with_cat_string("python_func") == 0;
-  if (!options.annotate_op_prefixes.empty()) t.annotate_ops(model);
+  if (!options.annotate_op_prefixes.empty() || !options.serving_annotate_op_prefixes.empty()) {
+    t.annotate_ops(model);
+  }
 
   // Children CSR: host children (processing order) then GPU children (link order).
   t.child_offsets_.assign(static_cast<std::size_t>(n) + 1, 0);

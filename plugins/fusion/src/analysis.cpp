@@ -25,6 +25,7 @@ EstimateOptions estimate_options(bool compat) {
   if (!compat) {
     o.measured_time = true;                 // Q1, M1
     o.bytes_per_mb = kBytesPerMiB;          // Q5
+    o.moe_finalize_not_epilogue = true;     // M2
     o.confidence.token_hints = true;        // Q13
     o.confidence.require_agreement = true;  // Q13
   }

@@ -47,6 +47,21 @@ std::vector<double> savings_fractions(const std::vector<Subgroup>& subgroups, co
 }
 double round3(double v) { return py::round_half_even(v, 3); }
 
+// Whether a measured group's kernel is a matrix kernel: one of the first instance's matrix
+// kernels by name, else what its perf row says (M2).
+bool matrix_in_group(const std::string& name, const std::vector<EnrichedKernel>& first,
+                     const PerfLookup& lookup, const Candidate& c) {
+  for (const auto& e : first) {
+    if (e.name == name) return is_matrix(e);
+  }
+  EnrichedKernel e;
+  e.name = name;
+  if (const PerfEntry* perf = lookup.find(name, compute::first_shape_key(c.input_dims))) {
+    e.compute_spec = perf->compute_spec;
+  }
+  return is_matrix(e);
+}
+
 }  // namespace
 
 std::vector<EnrichedKernel> enrich(const Candidate& c, const PerfLookup& lookup) {
@@ -160,6 +175,18 @@ EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const 
       if (!is_matrix(e) && !is_norm(e)) all_norm = false;
     }
     if (all_norm) return reject("G6", "its only non-matrix kernels are normalization kernels");
+    // M2 (default mode): a MoE finalize kernel is the top-k combine (each token's output sums
+    // the rows its experts wrote, scattered back to token order), not a per-tile epilogue.
+    bool all_moe_finalize = options.moe_finalize_not_epilogue;
+    for (const auto& e : enriched) {
+      if (!is_matrix(e) && e.type != "MoE Finalize") all_moe_finalize = false;
+    }
+    if (all_moe_finalize) {
+      return reject("G11",
+                    "its only non-matrix kernels are MoE finalize kernels: the top-k combine sums "
+                    "each token's rows written by several experts' GEMM tiles, which a per-tile "
+                    "GEMM epilogue cannot do");
+    }
   }
   const double modeled_frac = static_cast<double>(modeled) / static_cast<double>(enriched.size());
   const double min_frac = enriched.size() < 5 ? 0.5 : 0.75;
@@ -212,7 +239,13 @@ EstimateResult standalone_estimate(const Candidate& c, std::size_t index, const 
         account.kernel_names = g.kernel_names;
         for (size_t i = 0; i < g.dur_us.size() && i < fractions.size(); ++i) {
           account.time_ms += g.dur_us[i] / 1000;
-          account.savings_high_ms += fractions[i] * g.dur_us[i] / 1000;
+          // A position's saving is the first instance's judgement of a non-matrix kernel; a
+          // group that launches a matrix kernel there (the launching ops matched, the kernels
+          // did not: e.g. two matmul_ogs calls under one vllm::moe_forward) keeps its time but
+          // gains nothing from it.
+          const bool removable =
+              i < g.kernel_names.size() && !matrix_in_group(g.kernel_names[i], enriched, lookup, c);
+          if (removable) account.savings_high_ms += fractions[i] * g.dur_us[i] / 1000;
         }
         time_ms += account.time_ms;
         savings_high_ms += account.savings_high_ms;

@@ -23,6 +23,8 @@ struct EstimateOptions {
   // sum, else the first instance alone) instead of first-instance time x instance_count.
   bool measured_time = false;
   double bytes_per_mb = kBytesPerMbTraceLens;  // Q5
+  // M2 (default mode): a GEMM followed only by MoE finalize kernels is no GEMM epilogue (G11).
+  bool moe_finalize_not_epilogue = false;
   ConfidenceOptions confidence;
 };
 
@@ -70,8 +72,8 @@ struct Estimate {
   double savings_high_ms = 0.0;  // unrounded
   double savings_mid_ms = 0.0;   // unrounded; the card's and the metrics' saving
   TimeSource time_source = TimeSource::FirstInstanceScaled;
-  std::int64_t measured_instances = 0;  // instances whose kernel time is in time_ms
-  std::vector<GroupAccount> groups;     // MeasuredInstances: one per shape group
+  std::int64_t measured_instances = 0;    // instances whose kernel time is in time_ms
+  std::vector<GroupAccount> groups;       // MeasuredInstances: one per shape group
   std::vector<std::int64_t> kernel_uids;  // MeasuredInstances: the GPU ops of every instance
 };
 

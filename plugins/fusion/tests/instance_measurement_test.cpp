@@ -167,3 +167,89 @@ TEST_CASE("fusion M1: the findings' savings together stay below the run's total"
   REQUIRE(s.rejected.size() == 1);
   CHECK(s.rejected[0].rule == "I2");
 }
+
+namespace {
+
+// A MoE layer's expert matmuls: an up projection (fused activation), a down projection and the
+// trailing kernel of the down call, all launched under one vllm::moe_forward op.
+std::vector<std::int64_t> moe_layer(TimelineBuilder& t, const std::string& tail) {
+  const std::int64_t up = t.add("mm_up_swiglu", "vllm::moe_forward", 300);
+  const std::int64_t down = t.add("mm_down", "vllm::moe_forward", 150, false);
+  const std::int64_t after = t.add(tail, "vllm::moe_forward", 120, false);
+  return {up, down, after};
+}
+
+Candidate down_call(const std::vector<std::int64_t>& layer, const char* tail, const char* type) {
+  Candidate c;
+  c.base_name = c.operation = c.module_name = "triton_kernels/matmul_ogs.py(352): matmul_ogs";
+  c.instance_count = 3;
+  c.kernel_count = 2;
+  Kernel down;
+  down.name = "mm_down";
+  down.type = "GEMM";
+  down.dur_us = 150;
+  down.gpu_op_uid = layer[1];
+  Kernel after;
+  after.name = tail;
+  after.type = type;
+  after.dur_us = 120;
+  after.gpu_op_uid = layer[2];
+  c.kernels = {down, after};
+  return c;
+}
+
+PerfLookup moe_lookup() {
+  PerfLookup l;
+  l.add("mm_up_swiglu", std::nullopt, PerfEntry{100.0, 10.0, std::string("matrix_bf16")});
+  l.add("mm_down", std::nullopt, PerfEntry{100.0, 10.0, std::string("matrix_bf16")});
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("fusion M2: a group that launches another kernel where the saving is gains nothing",
+          "[fusion]") {
+  TimelineBuilder t;
+  const auto first = moe_layer(t, "bias_add_kernel");
+  moe_layer(t, "bias_add_kernel");
+  moe_layer(t, "bias_add_kernel");
+  const KernelTimeline timeline(t.launches);
+  const Candidate c = down_call(first, "bias_add_kernel", "Elementwise");
+  const InstanceMeasurement m = measure_instances(c, &timeline);
+  // The launching op is the same for all three matmuls, so the later layers match as
+  // (up, down) pairs: the measurement cannot tell the calls apart.
+  REQUIRE(m.status == MeasurementStatus::Measured);
+  REQUIRE(m.groups.size() == 2);
+  CHECK(m.groups[1].kernel_names == std::vector<std::string>{"mm_up_swiglu", "mm_down"});
+  CHECK(m.groups[1].instances == 2);
+
+  EstimateOptions o;
+  o.measured_time = true;
+  const auto r = standalone_estimate(c, 0, moe_lookup(), kPeaks, 2.0, o, &m);
+  REQUIRE(r.estimate);
+  const Estimate& e = *r.estimate;
+  CHECK(e.time_ms == Approx((150 + 120 + 2 * (300 + 150)) / 1000.0));
+  // Only the first layer's trailing kernel is removable; the (up, down) groups' second position
+  // is a GEMM, not the kernel the estimate removes (before: 0.12 + 2 x 0.15 = 0.42 ms).
+  CHECK(e.savings_high_ms == Approx(0.12));
+  REQUIRE(e.groups.size() == 2);
+  CHECK(e.groups[1].savings_high_ms == 0.0);
+}
+
+TEST_CASE("fusion M2: a GEMM followed by a MoE finalize kernel is no epilogue (G11)", "[fusion]") {
+  TimelineBuilder t;
+  const auto first = moe_layer(t, "_finalize_matmul_scatter_bf16");
+  const Candidate c = down_call(first, "_finalize_matmul_scatter_bf16", "MoE Finalize");
+  const KernelTimeline timeline(t.launches);
+  const InstanceMeasurement m = measure_instances(c, &timeline);
+  EstimateOptions o;
+  o.measured_time = true;
+  o.moe_finalize_not_epilogue = true;
+  const auto r = standalone_estimate(c, 0, moe_lookup(), kPeaks, 0.5, o, &m);
+  CHECK_FALSE(r.estimate);
+  CHECK(r.rejection.rule == "G11");
+  // Compat mode (TraceLens) keeps its estimate.
+  EstimateOptions compat;
+  const auto kept = standalone_estimate(c, 0, moe_lookup(), kPeaks, 0.5, compat, nullptr);
+  CHECK(kept.rejection.rule != "G11");
+}

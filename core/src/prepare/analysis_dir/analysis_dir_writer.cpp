@@ -381,6 +381,18 @@ trace::TreeOptions prepare_tree_options() {
   // TraceLens's perf report annotates vLLM's attention ops with their step (the attention
   // model reads the step's token counts from it).
   options.annotate_op_prefixes = {"vllm::unified_attention_with_output"};
+  // Default mode (docs/deviations.md, "Serving-engine ops"): every attention op whose model
+  // reads the step's token counts gets its step, as TraceLens's inference report does.
+  options.serving_annotate_op_prefixes = {"aiter::mha_varlen_fwd",
+                                          "pseudo_mla_decode_fwd",
+                                          "pseudo_mla_prefill_fwd",
+                                          "vllm::gdn_attention_core",
+                                          "aiter::linear_attention_with_output_base",
+                                          "aiter::fmha_v3_varlen_fwd",
+                                          "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd",
+                                          "sglang_profiler::attention_paged_attention_ragged",
+                                          "aiter::mha_batch_prefill",
+                                          "aiter::pa_decode_gluon"};
   return options;
 }
 

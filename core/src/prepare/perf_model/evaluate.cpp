@@ -48,12 +48,34 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kAiterFlashAttn:
       return detail::sdpa_model(info.model_class, name, args, direction);
     case ModelClass::kInferenceAttention:
+    case ModelClass::kInferenceAttentionVHead:
+    case ModelClass::kPagedAttentionRagged:
+    case ModelClass::kPagedDecodeGluon:
+    case ModelClass::kMlaTilelangSparse:
+    case ModelClass::kSparsePagedPrefill:
+    case ModelClass::kGatedDeltaNet:
       return detail::inference_attention_model(info.model_class, name, args, direction);
     case ModelClass::kUnaryElementwise:
     case ModelClass::kReplicationPad:
     case ModelClass::kUpsampleNearest:
     case ModelClass::kBinaryElementwise:
       return detail::elementwise_model(info.model_class, name, args, direction);
+    case ModelClass::kRopeCachedPositions2c:
+    case ModelClass::kRotaryEmbeddingSgl:
+    case ModelClass::kRopeCatAndCacheMla:
+    case ModelClass::kRopeConcatAndCacheMla:
+      return detail::rope_model(info.model_class, name, args, direction);
+    case ModelClass::kStoreCache:
+    case ModelClass::kMixedSample:
+      return detail::serving_memory_model(info.model_class, name, args, direction);
+    case ModelClass::kPerGroupQuant:
+    case ModelClass::kVllmTritonGroupQuantFp8:
+    case ModelClass::kMxfp4QuantFlatten:
+    case ModelClass::kMxfp4QuantX0:
+    case ModelClass::kMxfp4QuantX1:
+    case ModelClass::kMxfp4QuantX2:
+    case ModelClass::kMxfp4QuantMoeSort:
+      return detail::group_quant_model(info.model_class, name, args, direction);
     case ModelClass::kReduce:
       return detail::reduce_model(info.model_class, name, args, direction);
     case ModelClass::kBatchNorm:
@@ -67,6 +89,19 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kRmsNorm:
     case ModelClass::kRmsNormBwd:
       return detail::norm_model(info.model_class, name, args, direction);
+    case ModelClass::kMoeFused1Stage:
+    case ModelClass::kMoeFusedBlockscale:
+    case ModelClass::kMoeCktileUp:
+    case ModelClass::kMoeCktileDown:
+    case ModelClass::kMoeCkStage1:
+    case ModelClass::kMoeCkStage2:
+      return detail::moe_stage_model(info.model_class, name, args, direction);
+    case ModelClass::kCustomAllReduce:
+    case ModelClass::kCustomShardCollective:
+    case ModelClass::kRegAllGatherIntoTensor:
+    case ModelClass::kAllReduceRmsnorm:
+    case ModelClass::kAllReduceRmsnormPy:
+      return detail::custom_collective_model(info.model_class, name, args, direction);
     case ModelClass::kMoeSortScatterGather:
     case ModelClass::kBiasedGroupedTopk:
       return detail::moe_aux_model(info.model_class, name, args, direction);

@@ -1,73 +1,308 @@
-// Serving-engine attention (TraceLens's InferenceAttention; vllm::unified_attention_with_output):
-// one kernel runs a whole step's attention, chunked prefill and decode together, so its work
-// follows from the step's token counts (loupe/core/trace/step_labels.hpp), not from the op's shapes
-// alone.
-//   Q [N_Q, H_Q, d_qk], K [..., N_KV, H_KV, d_v] from Input Dims[0] and [1].
+// Serving-engine attention (TraceLens's InferenceAttention family, docs/deviations.md,
+// "Serving-engine ops"): one kernel runs a whole step's attention, chunked prefill and decode
+// together, so its work follows from the step's token counts (loupe/core/trace/step_labels.hpp),
+// not from the op's shapes alone.
+//   Q [N_Q, H_Q, d_qk], K [..., N_KV, H_KV, d_v]
 //   flops = H_Q * (2 * c_sqsk - c_sqsq) * (d_qk + d_v)  (causal within the current chunk)
 //         + H_Q * 2 * g_sqsk * (d_qk + d_v)
 //   bytes = Q, output and the current tokens' K/V in the Q dtype, the cached K/V (sk - sq) in
 //           the KV dtype.
-// Without a detailed step annotation the model has no numbers (the row keeps no metrics); a
-// step with neither context nor generation tokens is not modeled (the row is dropped).
+// Each class reads its shapes from its own argument layout:
+//   * vLLM unified attention, AITER MHA varlen, the MLA decode pseudo op: Q = Input Dims[0],
+//     K = [1]; the FMHA v3 varlen, batch-prefill (paged chunked prefill) and MLA prefill ops
+//     take d_v from V = [2];
+//   * SGLang's ragged paged attention: Q = [2], paged K/V caches = [3]/[4]
+//     ([pages, page_size, H_KV, d]), no separate KV dtype;
+//   * AITER's Gluon paged decode: decode only (the context counts are zeroed), H_KV from the
+//     cache [2], the KV dtype from Input type[2], and a sliding window (Concrete Inputs[19])
+//     that caps each decode token's KV span: g_sk and g_sqsk become min(., g_sq * W);
+//   * SGLang's TileLang sparse MLA: d_v = 512 (TraceLens looks for the value head size where
+//     traces do not record it, so it always takes this default);
+//   * AITER's sparse paged prefill (DeepSeek-V4): no step counts; the attended (token, slot)
+//     pairs are the selected history plus the local window, [2][0] + [5][0], over one latent KV
+//     head: flops = pairs * H_Q * 2 * (d_qk + d_v), bytes = Q and output + pairs * d_v;
+//   * the gated delta net (vLLM's and AITER's linear attention): a recurrent state per value
+//     head, no KV cache: flops = 7 * d_v * d_k per token and value head, bytes = (d_k + 2 d_v +
+//     2) elements per token and value head at 2 bytes.
+// Without a detailed step annotation the step-count models have no numbers (the row keeps no
+// metrics); a step with neither context nor generation tokens is not modeled (the row is
+// dropped).
+#include <algorithm>
+
 #include "loupe/core/trace/step_labels.hpp"
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
+namespace {
 
-FamilyOutput inference_attention_model(ModelClass /*model*/, std::string_view name,
-                                       const OpArgs& args, Direction direction) {
+using trace::StepTokenCounts;
+
+struct Attention {
+  std::int64_t n_q = 0, h_q = 0, h_kv = 0, n_kv = 0, d_qk = 0, d_v = 0;
+  std::optional<StepTokenCounts> counts;  // nullopt: the class does not read the step
+  std::optional<std::int64_t> prefill_pairs;
+  std::string dtype_q;
+  std::optional<std::string> dtype_kv;  // nullopt: the class names none (the Q dtype's width)
+  std::optional<std::int64_t> sliding_window;
+};
+
+StepTokenCounts counts_of(std::string_view name, const OpArgs& args) {
   const auto counts =
       args.step_annotation ? trace::step_token_counts(*args.step_annotation) : std::nullopt;
   if (!counts) fail(std::string(name).append(": no step annotation with token counts"));
-  const Json& dims = required(args.input_dims, "Input Dims");
-  const Shape q = shape_of(at(dims, 0, "Input Dims"), "Q");
-  const Shape k = shape_of(at(dims, 1, "Input Dims"), "K");
-  if (q.size() != 3 || k.size() < 3) fail("attention Q/K shapes must be 3-D");
-  const Json& types = required(args.input_types, "Input type");
-  const std::string& dtype_q = string_at(types, 0, "Input type");
-  const std::string& dtype_kv = types.size() > 1 ? string_at(types, 1, "Input type") : dtype_q;
-  const std::int64_t n_q = q[0], h_q = q[1], d_qk = q[2];
-  const std::int64_t n_kv = k[k.size() - 3], h_kv = k[k.size() - 2], d_v = k[k.size() - 1];
+  return *counts;
+}
 
-  FamilyOutput out;
+Shape dims_at(const Json& dims, std::size_t i, std::string_view what) {
+  return shape_of(at(dims, i, "Input Dims"), what);
+}
+
+// Q [N_Q, H_Q, d_qk] (exactly three dimensions) and K's last three [N_KV, H_KV, d_v].
+Attention base_layout(std::string_view name, const OpArgs& args) {
+  Attention a;
+  a.counts = counts_of(name, args);
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Shape q = dims_at(dims, 0, "Q");
+  const Shape k = dims_at(dims, 1, "K");
+  if (q.size() != 3 || k.size() < 3) fail("attention Q/K shapes must be 3-D");
+  a.n_q = q[0];
+  a.h_q = q[1];
+  a.d_qk = q[2];
+  a.n_kv = k[k.size() - 3];
+  a.h_kv = k[k.size() - 2];
+  a.d_v = k[k.size() - 1];
+  const Json& types = required(args.input_types, "Input type");
+  a.dtype_q = string_at(types, 0, "Input type");
+  a.dtype_kv = types.size() > 1 ? string_at(types, 1, "Input type") : a.dtype_q;
+  return a;
+}
+
+// d_v from V = Input Dims[2] when the op records it.
+void v_head_from_dims(Attention& a, const OpArgs& args) {
+  const Json& dims = args.input_dims;
+  if (dims.is_array() && dims.size() > 2 && dims.as_array()[2].is_array() &&
+      dims.as_array()[2].size() >= 1) {
+    const Shape v = dims_at(dims, 2, "V");
+    a.d_v = v.back();
+  }
+}
+
+Attention paged_ragged_layout(std::string_view name, const OpArgs& args) {
+  Attention a;
+  a.counts = counts_of(name, args);
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Shape q = dims_at(dims, 2, "Q");
+  const Shape k = dims_at(dims, 3, "K cache");
+  const Shape v = dims_at(dims, 4, "V cache");
+  if (q.size() != 3 || k.size() < 2 || v.empty()) fail("paged attention shapes");
+  a.n_q = q[0];
+  a.h_q = q[1];
+  a.d_qk = q[2];
+  a.h_kv = k[k.size() - 2];
+  a.d_v = v.back();
+  a.n_kv = a.counts->c_sk + a.counts->g_sk;
+  a.dtype_q = string_at(required(args.input_types, "Input type"), 2, "Input type");
+  return a;
+}
+
+Attention gluon_decode_layout(std::string_view name, const OpArgs& args) {
+  Attention a;
+  a.counts = counts_of(name, args);
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Shape q = dims_at(dims, 0, "Q");
+  const Shape cache = dims_at(dims, 2, "K cache");
+  if (q.size() < 3 || cache.size() < 2) fail("paged decode shapes");
+  a.n_q = q[0];
+  a.h_q = q[1];
+  a.d_qk = q[2];
+  a.h_kv = cache[1];
+  a.d_v = a.d_qk;
+  a.counts->c_sq = a.counts->c_sk = a.counts->c_sqsq = a.counts->c_sqsk = 0;
+  a.n_kv = a.counts->g_sk;
+  const Json& types = required(args.input_types, "Input type");
+  a.dtype_q = string_at(types, 0, "Input type");
+  a.dtype_kv = string_at(types, types.size() > 2 ? 2 : 0, "Input type");
+  a.sliding_window = 0;
+  const Json& concrete = args.concrete_inputs;
+  if (concrete.is_array() && concrete.size() > 19 && concrete.as_array()[19].is_string()) {
+    try {
+      a.sliding_window = py_int_of(concrete.as_array()[19].as_string());
+    } catch (const ModelException&) {
+      a.sliding_window = 0;
+    }
+  }
+  return a;
+}
+
+Attention sparse_prefill_layout(const OpArgs& args) {
+  Attention a;
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Shape q = dims_at(dims, 0, "Q");
+  const Shape prefix = dims_at(dims, 2, "kv_indices_prefix");
+  const Shape extend = dims_at(dims, 5, "kv_indices_extend");
+  if (q.size() < 3 || prefix.empty() || extend.empty()) fail("sparse prefill shapes");
+  a.n_q = q[0];
+  a.h_q = q[1];
+  a.d_qk = a.d_v = q[2];
+  a.h_kv = 1;
+  a.prefill_pairs = prefix[0] + extend[0];
+  a.n_kv = *a.prefill_pairs;
+  const Json& types = required(args.input_types, "Input type");
+  a.dtype_q = string_at(types, 0, "Input type");
+  a.dtype_kv = types.size() > 1 ? string_at(types, 1, "Input type") : a.dtype_q;
+  return a;
+}
+
+void emit_params(const Attention& a, FamilyOutput& out) {
   const std::pair<const char*, std::int64_t> shape_params[] = {
-      {"B", 1},       {"N_Q", n_q},   {"H_Q", h_q},     {"H_V", h_kv}, {"H_K", h_kv},
-      {"N_KV", n_kv}, {"H_KV", h_kv}, {"d_h_qk", d_qk}, {"d_h_v", d_v}};
+      {"B", 1},         {"N_Q", a.n_q},   {"H_Q", a.h_q},     {"H_V", a.h_kv}, {"H_K", a.h_kv},
+      {"N_KV", a.n_kv}, {"H_KV", a.h_kv}, {"d_h_qk", a.d_qk}, {"d_h_v", a.d_v}};
   for (const auto& [key, value] : shape_params) out.params.emplace_back(key, py_int(value));
   out.params.emplace_back("dropout", py_float(0.0));
   out.params.emplace_back("causal", py_bool(false));
   out.params.emplace_back("flash_impl", py_bool(true));
-  const std::pair<const char*, std::int64_t> count_params[] = {
-      {"c_sq", counts->c_sq},     {"c_sk", counts->c_sk},    {"c_sqsq", counts->c_sqsq},
-      {"c_sqsk", counts->c_sqsk}, {"g_sq", counts->g_sq},    {"g_sk", counts->g_sk},
-      {"g_sqsq", counts->g_sqsq}, {"g_sqsk", counts->g_sqsk}};
-  for (const auto& [key, value] : count_params) out.params.emplace_back(key, py_int(value));
-  out.params.emplace_back("dtype_Q", py_str(dtype_q));
-  out.params.emplace_back("dtype_KV", py_str(dtype_kv));
-  if (!dtype_q.empty()) {
-    out.precision_dtype = dtype_q;
-    out.has_precision_dtype = true;
+  if (a.counts) {
+    const StepTokenCounts& c = *a.counts;
+    const std::pair<const char*, std::int64_t> count_params[] = {
+        {"c_sq", c.c_sq}, {"c_sk", c.c_sk}, {"c_sqsq", c.c_sqsq}, {"c_sqsk", c.c_sqsk},
+        {"g_sq", c.g_sq}, {"g_sk", c.g_sk}, {"g_sqsq", c.g_sqsq}, {"g_sqsk", c.g_sqsk}};
+    for (const auto& [key, value] : count_params) out.params.emplace_back(key, py_int(value));
   }
+  if (a.prefill_pairs) out.params.emplace_back("prefill_pairs", py_int(*a.prefill_pairs));
+  out.params.emplace_back("dtype_Q", py_str(a.dtype_q));
+  if (a.dtype_kv) out.params.emplace_back("dtype_KV", py_str(*a.dtype_kv));
+  if (a.sliding_window) out.params.emplace_back("sliding_window", py_int(*a.sliding_window));
+}
 
+int bpe_q(const Attention& a) { return bytes_per_element(a.dtype_q).value_or(2); }
+int bpe_kv(const Attention& a) {
+  const int q = bpe_q(a);
+  return a.dtype_kv && !a.dtype_kv->empty() ? bytes_per_element(*a.dtype_kv).value_or(q) : q;
+}
+
+// The step-count formulas, the generation KV span capped by a sliding window.
+void step_formulas(const Attention& a, FamilyOutput& out) {
+  const StepTokenCounts& c = *a.counts;
+  if (c.c_sq == 0 && c.g_sq == 0) {
+    not_implemented("Attention perf model for decode phase requires custom annotations");
+  }
+  const auto cap = [&](std::int64_t value) -> PyInt {
+    const std::int64_t w = a.sliding_window.value_or(0);
+    if (w > 0 && c.g_sq != 0) return std::min<PyInt>(value, PyInt{c.g_sq} * w);
+    return value;
+  };
+  const PyInt H_Q = a.h_q, H_KV = a.h_kv, D_QK = a.d_qk, D_V = a.d_v;
+  const PyInt c_sq = c.c_sq, c_sk = c.c_sk, c_sqsq = c.c_sqsq, c_sqsk = c.c_sqsk;
+  const PyInt g_sq = c.g_sq, g_sk = cap(c.g_sk), g_sqsk = cap(c.g_sqsk);
+  out.flops = I(H_Q * (2 * c_sqsk * D_QK) + H_Q * (2 * c_sqsk * D_V) - H_Q * (c_sqsq * D_QK) -
+                H_Q * (c_sqsq * D_V) + H_Q * (2 * g_sqsk * D_QK) + H_Q * (2 * g_sqsk * D_V));
+  const PyInt per_q_token = H_Q * D_QK + H_Q * D_V + H_KV * D_QK + H_KV * D_V;
+  const PyInt per_cached_token = H_KV * D_QK + H_KV * D_V;
+  out.bytes = I((c_sq + g_sq) * per_q_token * bpe_q(a) +
+                ((c_sk - c_sq) + (g_sk - g_sq)) * per_cached_token * bpe_kv(a));
+}
+
+void set_precision(FamilyOutput& out, const std::string& dtype) {
+  if (dtype.empty()) return;
+  out.precision_dtype = dtype;
+  out.has_precision_dtype = true;
+}
+
+// Gated delta net: mixed_qkv [T, 2 H_K d_k + H_V d_v], b [T, H_V], a, out [T, H_V, d_v].
+FamilyOutput gated_delta_net(std::string_view name, const OpArgs& args, Direction direction) {
+  const StepTokenCounts c = counts_of(name, args);
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Shape qkv = dims_at(dims, 0, "mixed_qkv");
+  const Shape b = dims_at(dims, 1, "b");
+  const Shape o = dims_at(dims, 3, "core_attn_out");
+  if (qkv.size() < 2 || b.size() < 2 || o.size() < 3) fail("gated delta net shapes");
+  const PyInt width = qkv[1], h_v = b[1], d_v = o[2];
+  const auto floor_div = [](PyInt x, PyInt y) {
+    if (y == 0) fail("integer division by zero");
+    PyInt q = x / y;
+    if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+    return q;
+  };
+  const PyInt h_k = floor_div(h_v, 2);
+  const PyInt d_k = floor_div(floor_div(width - h_v * d_v, 2), h_k);
+  const std::string& dtype = string_at(required(args.input_types, "Input type"), 0, "Input type");
+
+  FamilyOutput out;
+  const auto i64 = [](PyInt v) { return py_int(static_cast<std::int64_t>(v)); };
+  out.params.emplace_back("B", py_int(1));
+  out.params.emplace_back("N_Q", py_int(c.c_sq + c.g_sq));
+  out.params.emplace_back("H_Q", i64(h_k));
+  out.params.emplace_back("N_KV", py_int(0));
+  out.params.emplace_back("H_KV", i64(h_k));
+  out.params.emplace_back("H_V", i64(h_v));
+  out.params.emplace_back("H_K", i64(h_k));
+  out.params.emplace_back("d_h_qk", i64(d_k));
+  out.params.emplace_back("d_h_v", i64(d_v));
+  const std::pair<const char*, std::int64_t> counts[] = {
+      {"c_sq", c.c_sq}, {"c_sk", c.c_sq}, {"c_sqsq", 0}, {"c_sqsk", 0},
+      {"g_sq", c.g_sq}, {"g_sk", c.g_sq}, {"g_sqsq", 0}, {"g_sqsk", 0}};
+  for (const auto& [key, value] : counts) out.params.emplace_back(key, py_int(value));
+  out.params.emplace_back("dtype_Q", py_str(dtype));
+  set_precision(out, dtype);
+
+  if (direction == Direction::kBackward) {
+    not_implemented("Backward pass for GDN attention is not defined.");
+  }
+  const PyInt tokens = PyInt{c.c_sq} + c.g_sq;
+  if (tokens == 0) {
+    not_implemented("GDN perf model requires annotation with non-zero c_sq or g_sq");
+  }
+  out.flops = I(tokens * h_v * 7 * d_v * d_k);
+  out.bytes = I(tokens * (h_v * (d_k + 2 * d_v + 2)) * 2);
+  return out;
+}
+
+}  // namespace
+
+FamilyOutput inference_attention_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                       Direction direction) {
+  if (model == ModelClass::kGatedDeltaNet) return gated_delta_net(name, args, direction);
+  Attention a;
+  switch (model) {
+    case ModelClass::kInferenceAttentionVHead:
+      a = base_layout(name, args);
+      v_head_from_dims(a, args);
+      break;
+    case ModelClass::kPagedAttentionRagged:
+      a = paged_ragged_layout(name, args);
+      break;
+    case ModelClass::kPagedDecodeGluon:
+      a = gluon_decode_layout(name, args);
+      break;
+    case ModelClass::kMlaTilelangSparse:
+      a = base_layout(name, args);
+      a.d_v = 512;
+      break;
+    case ModelClass::kSparsePagedPrefill:
+      a = sparse_prefill_layout(args);
+      break;
+    default:  // kInferenceAttention
+      a = base_layout(name, args);
+      break;
+  }
+  FamilyOutput out;
+  emit_params(a, out);
+  if (model == ModelClass::kSparsePagedPrefill) {
+    // Q's dtype, or bf16 (the sparse prefill's MFMA precision) when the trace has none.
+    set_precision(out, a.dtype_q.empty() ? std::string("c10::bfloat16") : a.dtype_q);
+  } else {
+    set_precision(out, a.dtype_q);
+  }
   if (direction == Direction::kBackward) {
     not_implemented("Backward pass for attention is not defined.");
   }
-  if (counts->c_sq == 0 && counts->g_sq == 0) {
-    not_implemented("Attention perf model for decode phase requires custom annotations");
+  if (model == ModelClass::kSparsePagedPrefill) {
+    const PyInt pairs = *a.prefill_pairs;
+    out.flops = I(pairs * a.h_q * 2 * (PyInt{a.d_qk} + a.d_v));
+    out.bytes = I(2 * PyInt{a.n_q} * a.h_q * a.d_qk * bpe_q(a) + pairs * a.d_v * bpe_kv(a));
+    return out;
   }
-  const PyInt H_Q = h_q, H_KV = h_kv, D_QK = d_qk, D_V = d_v;
-  const PyInt c_sq = counts->c_sq, c_sk = counts->c_sk, c_sqsq = counts->c_sqsq;
-  const PyInt c_sqsk = counts->c_sqsk, g_sq = counts->g_sq, g_sk = counts->g_sk;
-  const PyInt g_sqsk = counts->g_sqsk;
-  const PyInt flops = H_Q * (2 * c_sqsk * D_QK) + H_Q * (2 * c_sqsk * D_V) - H_Q * (c_sqsq * D_QK) -
-                      H_Q * (c_sqsq * D_V) + H_Q * (2 * g_sqsk * D_QK) + H_Q * (2 * g_sqsk * D_V);
-  out.flops = I(flops);
-  const int bpe = bytes_per_element(dtype_q).value_or(2);
-  const int bpe_kv = dtype_kv.empty() ? bpe : bytes_per_element(dtype_kv).value_or(bpe);
-  const PyInt per_q_token = H_Q * D_QK + H_Q * D_V + H_KV * D_QK + H_KV * D_V;
-  const PyInt per_cached_token = H_KV * D_QK + H_KV * D_V;
-  out.bytes = I((c_sq + g_sq) * per_q_token * bpe +
-                ((c_sk - c_sq) + (g_sk - g_sq)) * per_cached_token * bpe_kv);
+  step_formulas(a, out);
   return out;
 }
 

@@ -99,6 +99,16 @@ FamilyOutput sdpa_model(ModelClass model, std::string_view name, const OpArgs& a
                         Direction direction);
 FamilyOutput inference_attention_model(ModelClass model, std::string_view name, const OpArgs& args,
                                        Direction direction);
+FamilyOutput group_quant_model(ModelClass model, std::string_view name, const OpArgs& args,
+                               Direction direction);
+FamilyOutput rope_model(ModelClass model, std::string_view name, const OpArgs& args,
+                        Direction direction);
+FamilyOutput serving_memory_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                  Direction direction);
+FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpArgs& args,
+                             Direction direction);
+FamilyOutput custom_collective_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                     Direction direction);
 FamilyOutput elementwise_model(ModelClass model, std::string_view name, const OpArgs& args,
                                Direction direction);
 FamilyOutput reduce_model(ModelClass model, std::string_view name, const OpArgs& args,

@@ -96,7 +96,8 @@ std::optional<MatmulOgsKernel> parse_matmul_ogs_kernel(std::string_view kernel_n
 
 std::optional<double> moe_dtype_bytes(std::string_view dtype) {
   const std::string d = detail::lower(dtype);
-  if (d == "mxfp4" || d == "fp4" || d == "e2m1") return 0.5;
+  if (d == "mxfp4") return 0.5 + 1.0 / 32.0;  // + the E8M0 scale of each block of 32
+  if (d == "fp4" || d == "e2m1") return 0.5;
   if (d.starts_with("fp8") || d.starts_with("float8") || d.starts_with("e4m3") ||
       d.starts_with("e5m2") || d == "int8" || d == "u8" || d == "i8") {
     return 1.0;
@@ -104,6 +105,21 @@ std::optional<double> moe_dtype_bytes(std::string_view dtype) {
   if (d == "bf16" || d == "fp16" || d == "f16" || d == "bfloat16" || d == "float16") return 2.0;
   if (d == "fp32" || d == "f32" || d == "float32") return 4.0;
   return std::nullopt;
+}
+
+std::optional<std::int64_t> expert_intermediate_size(std::span<const std::int64_t> weight_dims,
+                                                     bool packed, bool gated,
+                                                     const MoeLayerShape& layer) {
+  if (weight_dims.size() != 3 || weight_dims[0] != layer.experts) return std::nullopt;
+  const std::int64_t k = weight_dims[1] * (packed ? 2 : 1);
+  const std::int64_t n = weight_dims[2];
+  if (k <= 0 || n <= 0) return std::nullopt;
+  if (gated) {
+    if (k != layer.hidden || n % 2 != 0) return std::nullopt;
+    return n / 2;
+  }
+  if (n != layer.hidden) return std::nullopt;
+  return k;
 }
 
 ModelResult matmul_ogs_model(const MatmulOgsKernel& kernel,
@@ -132,18 +148,22 @@ ModelResult matmul_ogs_model(const MatmulOgsKernel& kernel,
   const auto out_bpe = moe_dtype_bytes(kernel.out_dtype);
   const auto t = static_cast<double>(shape->tokens);
   const auto h = static_cast<double>(shape->hidden);
-  const double inter = h;  // not in the trace: GPT-OSS's intermediate size equals its hidden size
+  // From the expert weights when the trace shows them, else GPT-OSS's configuration (I = H).
+  const std::int64_t inter_dim = shape->intermediate.value_or(shape->hidden);
+  const auto inter = static_cast<double>(inter_dim);
   const auto e = static_cast<double>(shape->experts);
   const auto k = static_cast<double>(shape->topk);
   r.params.emplace_back("evidence", py_str("modeled"));
   r.params.emplace_back("num_tokens", py_int(shape->tokens));
   r.params.emplace_back("hidden_dim", py_int(shape->hidden));
-  r.params.emplace_back("inter_dim", py_int(shape->hidden));
-  r.params.emplace_back("inter_dim_source", py_str("assumed equal to hidden_dim"));
+  r.params.emplace_back("inter_dim", py_int(inter_dim));
+  r.params.emplace_back(
+      "inter_dim_source",
+      py_str(shape->intermediate ? "expert weights" : "assumed equal to hidden_dim"));
   r.params.emplace_back("num_experts", py_int(shape->experts));
   r.params.emplace_back("topk", py_int(shape->topk));
   const double gating = up ? 2.0 : 1.0;
-  const PyInt flops = static_cast<PyInt>(2) * shape->tokens * shape->hidden * shape->hidden *
+  const PyInt flops = static_cast<PyInt>(2) * shape->tokens * shape->hidden * inter_dim *
                       shape->topk * (up ? 2 : 1);
   r.flops = PyNumber::from_int(flops);
   // Experts a uniform router activates for T tokens choosing k of E each.

@@ -150,13 +150,13 @@ const std::vector<Row>& model_rows() {
     // DeepSeek-V4 manifold hyper-connection kernels (mHC): their own category and sheet.
     const ModelInfo mhc = extension("mHC", "", "mHC", Maf::kVector);
     const ModelInfo mhc_gemm = extension("mHC", "", "mHC", Maf::kMatrix);
-    add("pseudo_op::moe_aiter_fused_1stage", moe_fused);
-    add("aiter::moe_cktile2stages_gemm1_ck", moe_unfused);
-    add("aiter::moe_cktile2stages_gemm2_ck", moe_unfused);
-    add("aiter::ck_moe_stage1", moe_unfused);
-    add("aiter::ck_moe_stage2", moe_unfused);
-    add("aiter::fmoe_fp8_blockscale_g1u1", moe_fused);
-    add("aiter::fmoe_g1u1", moe_fused);
+    add("pseudo_op::moe_aiter_fused_1stage", with(moe_fused, MC::kMoeFused1Stage));
+    add("aiter::moe_cktile2stages_gemm1_ck", with(moe_unfused, MC::kMoeCktileUp));
+    add("aiter::moe_cktile2stages_gemm2_ck", with(moe_unfused, MC::kMoeCktileDown));
+    add("aiter::ck_moe_stage1", with(moe_unfused, MC::kMoeCkStage1));
+    add("aiter::ck_moe_stage2", with(moe_unfused, MC::kMoeCkStage2));
+    add("aiter::fmoe_fp8_blockscale_g1u1", with(moe_fused, MC::kMoeFusedBlockscale));
+    add("aiter::fmoe_g1u1", with(moe_fused, MC::kMoeFusedBlockscale));
     add("pseudo_op::moe_triton_unfused_up", moe_unfused);
     add("pseudo_op::moe_triton_unfused_down", moe_unfused);
     add("pseudo_op::moe_gptq_awq_up", moe_unfused);
@@ -167,24 +167,30 @@ const std::vector<Row>& model_rows() {
     add("aiter::biased_grouped_topk_hip", with(moe_aux, MC::kBiasedGroupedTopk));
     add("aiter::moe_sorting_fwd", with(moe_aux, MC::kMoeSortScatterGather));
     add("aiter::mxfp4_moe_sort_hip", with(moe_aux, MC::kMoeSortScatterGather));
-    for (const char* n :
-         {"vllm::unified_attention_with_output", "aiter::mha_varlen_fwd",
-          "aiter::fmha_v3_varlen_fwd", "aiter::mha_batch_prefill",
-          "sglang_profiler::attention_paged_attention_ragged", "pseudo_mla_decode_fwd",
-          "pseudo_mla_prefill_fwd", "aiter::pa_decode_gluon", "pseudo_v4_paged_decode_swa",
-          "pseudo_v4_paged_decode_csa", "pseudo_v4_paged_decode_hca",
-          "aiter::pa_sparse_prefill_opus_fwd",
-          "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", "vllm::gdn_attention_core",
-          "aiter::linear_attention_with_output_base", "sglang::store_cache",
-          "aiter::fused_qk_rope_cat_and_cache_mla"}) {
-      // vLLM's attention reads its token counts from the step annotation; the other classes
-      // of the family have no formula in Loupe yet.
-      const std::string_view name(n);
-      add(n, name == "vllm::unified_attention_with_output"
-                 ? with(inference, MC::kInferenceAttention)
-             : name == "aiter::fused_qk_rope_cat_and_cache_mla" ? fused_rope
-                                                                : inference);
+    // Each attention class with its argument layout (inference_attention.cpp); the DeepSeek-V4
+    // paged-decode pseudo ops have no formula in Loupe yet.
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"vllm::unified_attention_with_output", MC::kInferenceAttention},
+             {"aiter::mha_varlen_fwd", MC::kInferenceAttention},
+             {"aiter::fmha_v3_varlen_fwd", MC::kInferenceAttentionVHead},
+             {"aiter::mha_batch_prefill", MC::kInferenceAttentionVHead},
+             {"sglang_profiler::attention_paged_attention_ragged", MC::kPagedAttentionRagged},
+             {"pseudo_mla_decode_fwd", MC::kInferenceAttention},
+             {"pseudo_mla_prefill_fwd", MC::kInferenceAttentionVHead},
+             {"aiter::pa_decode_gluon", MC::kPagedDecodeGluon},
+             {"pseudo_v4_paged_decode_swa", MC::kExtension},
+             {"pseudo_v4_paged_decode_csa", MC::kExtension},
+             {"pseudo_v4_paged_decode_hca", MC::kExtension},
+             {"aiter::pa_sparse_prefill_opus_fwd", MC::kSparsePagedPrefill},
+             {"sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", MC::kMlaTilelangSparse},
+             {"vllm::gdn_attention_core", MC::kGatedDeltaNet},
+             {"aiter::linear_attention_with_output_base", MC::kGatedDeltaNet},
+             {"sglang::store_cache", MC::kStoreCache}}) {
+      ModelInfo info = with(inference, model_class);
+      if (model_class == MC::kStoreCache) info.maf = Maf::kVector;  // a copy, no math
+      add(n, info);
     }
+    add("aiter::fused_qk_rope_cat_and_cache_mla", with(fused_rope, MC::kRopeCatAndCacheMla));
     // Serving-engine GEMMs: each name with the argument layout of its kernel.
     const auto gemm_as = [&](std::string_view n, ModelClass model_class) {
       add(n, with(gemm_ext, model_class));
@@ -217,26 +223,27 @@ const std::vector<Row>& model_rows() {
     // TraceLens's GroupQuant classes derive from BinaryElementwise and inherit its sheet; the
     // MXFP4 quantizers derive from UnaryElementwise and name the GroupQuant sheet themselves.
     const ModelInfo group_quant = extension("GroupQuant", "", "BinaryElementwise", Maf::kVector);
-    for (const char* n :
-         {"aiter::dynamic_per_token_scaled_quant", "aiter::dynamic_per_group_scaled_quant",
-          "vllm::triton_per_token_group_quant_fp8",
-          "sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
-          "aiter::dynamic_per_tensor_quant", "sglang_profiler::quant_dynamic_mxfp4_quant",
-          "aiter::dynamic_per_group_scaled_quant_fp4", "aiter::fused_dynamic_mx_quant_moe_sort_hip",
-          "aiter::fused_dynamic_mxfp4_quant_moe_sort_hip"}) {
-      const std::string_view name(n);
-      const bool binary = name == "aiter::dynamic_per_token_scaled_quant" ||
-                          name == "aiter::dynamic_per_group_scaled_quant" ||
-                          name == "vllm::triton_per_token_group_quant_fp8" ||
-                          name == "aiter::dynamic_per_tensor_quant";
-      add(n, binary ? group_quant : quant);
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"aiter::dynamic_per_token_scaled_quant", MC::kPerGroupQuant},
+             {"aiter::dynamic_per_group_scaled_quant", MC::kPerGroupQuant},
+             {"vllm::triton_per_token_group_quant_fp8", MC::kVllmTritonGroupQuantFp8},
+             {"sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant",
+              MC::kMxfp4QuantFlatten},
+             {"aiter::dynamic_per_tensor_quant", MC::kPerGroupQuant},
+             {"sglang_profiler::quant_dynamic_mxfp4_quant", MC::kMxfp4QuantX0},
+             {"aiter::dynamic_per_group_scaled_quant_fp4", MC::kMxfp4QuantX1},
+             {"aiter::fused_dynamic_mx_quant_moe_sort_hip", MC::kMxfp4QuantMoeSort},
+             {"aiter::fused_dynamic_mxfp4_quant_moe_sort_hip", MC::kMxfp4QuantX2}}) {
+      const bool binary =
+          model_class == MC::kPerGroupQuant || model_class == MC::kVllmTritonGroupQuantFp8;
+      add(n, with(binary ? group_quant : quant, model_class));
     }
     // A class of its own with category "elementwise" and no sheet of its own.
     add("aiter::mixed_sample_outer_exponential",
-        extension("elementwise", "", "elementwise", Maf::kVector));
-    add("aiter::fused_qk_rope_concat_and_cache_mla", fused_rope);
-    add("aiter::rope_cached_positions_2c_fwd_impl", rope);
-    add("sgl_kernel::rotary_embedding", rope);
+        with(extension("elementwise", "", "elementwise", Maf::kVector), MC::kMixedSample));
+    add("aiter::fused_qk_rope_concat_and_cache_mla", with(fused_rope, MC::kRopeConcatAndCacheMla));
+    add("aiter::rope_cached_positions_2c_fwd_impl", with(rope, MC::kRopeCachedPositions2c));
+    add("sgl_kernel::rotary_embedding", with(rope, MC::kRotaryEmbeddingSgl));
     for (const char* n : {"aiter::silu_and_mul", "_C::silu_and_mul", "sgl_kernel::silu_and_mul"}) {
       add(n, with(kUnary, MC::kGatedSilu));
     }
@@ -260,12 +267,17 @@ const std::vector<Row>& model_rows() {
       add(n, with(rmsnorm, model_class));
     }
     add("aiter::mhc_pre_big_fuse_rmsnorm", mhc);
-    for (const char* n :
-         {"aiter::fused_allreduce_rmsnorm", "aiter::fused_allreduce_rmsnorm_",
-          "_C_custom_ar::all_reduce", "aiter::reduce_scatter", "aiter::all_gather_reg",
-          "sgl_kernel::all_reduce_reg", "sgl_kernel::qr_all_reduce",
-          "sglang::reg_all_gather_into_tensor", "_C_custom_ar::qr_all_reduce"}) {
-      add(n, collective);
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"aiter::fused_allreduce_rmsnorm", MC::kAllReduceRmsnorm},
+             {"aiter::fused_allreduce_rmsnorm_", MC::kAllReduceRmsnormPy},
+             {"_C_custom_ar::all_reduce", MC::kCustomAllReduce},
+             {"aiter::reduce_scatter", MC::kCustomShardCollective},
+             {"aiter::all_gather_reg", MC::kCustomShardCollective},
+             {"sgl_kernel::all_reduce_reg", MC::kCustomAllReduce},
+             {"sgl_kernel::qr_all_reduce", MC::kCustomAllReduce},
+             {"sglang::reg_all_gather_into_tensor", MC::kRegAllGatherIntoTensor},
+             {"_C_custom_ar::qr_all_reduce", MC::kCustomAllReduce}}) {
+      add(n, with(collective, model_class));
     }
     add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts", moe_aux);
     add("aiter::mhc_post", mhc);

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "loupe/core/prepare/moe_matmul_ogs.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
@@ -56,6 +57,47 @@ std::optional<std::int64_t> dim(const Json& dims, std::size_t i, std::size_t j) 
   return n > 0 ? std::optional<std::int64_t>(n) : std::nullopt;
 }
 
+// The expert weight tensor the matmul_ogs call of `kernel` reads: triton_kernels views it as
+// [E, K, N] (an `aten::view` of an 8-bit tensor: MXFP4 packed two per byte, or FP8) inside the
+// Python frame `matmul_ogs` that launched the kernel. Empty when the trace does not show it.
+std::vector<std::int64_t> expert_weight_view(TraceArgCache& args, const trace::EventTree& tree,
+                                             trace::Uid kernel, trace::Uid moe) {
+  const trace::TraceModel& model = args.model();
+  trace::Uid frame = trace::kNoUid;
+  for (trace::Uid u = tree.parent(kernel); u != trace::kNoUid && u != moe; u = tree.parent(u)) {
+    if (model.event(u).category == trace::Category::kPythonFunction &&
+        model.name(u).ends_with(": matmul_ogs")) {
+      frame = u;
+      break;
+    }
+  }
+  if (frame == trace::kNoUid) return {};
+  std::vector<trace::Uid> stack(tree.children(frame).begin(), tree.children(frame).end());
+  for (std::size_t visited = 0; !stack.empty() && visited < 4096; ++visited) {
+    const trace::Uid c = stack.back();
+    stack.pop_back();
+    if (model.event(c).category == trace::Category::kCpuOp && model.name(c) == "aten::view") {
+      const Json types = trace_arg_json(model, c, "Input type");
+      const Json dims = trace_arg_json(model, c, "Input Dims");
+      const bool eight_bit = types.is_array() && types.size() > 0 &&
+                             types.as_array()[0].is_string() &&
+                             (types.as_array()[0].as_string() == "unsigned char" ||
+                              types.as_array()[0].as_string().starts_with("c10::Float8"));
+      if (eight_bit && dims.is_array() && dims.size() > 0 && dims.as_array()[0].is_array() &&
+          dims.as_array()[0].size() == 3) {
+        std::vector<std::int64_t> out;
+        for (const Json& d : dims.as_array()[0].as_array()) {
+          if (!d.is_int()) return {};
+          out.push_back(d.as_int());
+        }
+        return out;
+      }
+    }
+    for (const trace::Uid g : tree.children(c)) stack.push_back(g);
+  }
+  return {};
+}
+
 }  // namespace
 
 bool apply_matmul_ogs_model(TraceArgCache& args, const trace::EventTree& tree,
@@ -87,7 +129,12 @@ bool apply_matmul_ogs_model(TraceArgCache& args, const trace::EventTree& tree,
     } else if (!topk) {
       missing = "no TopK op under vllm::moe_forward gives the experts per token";
     } else {
-      shape = perf::MoeLayerShape{*tokens, *hidden, *experts, *topk};
+      shape = perf::MoeLayerShape{*tokens, *hidden, *experts, *topk, std::nullopt};
+      if (!row.gpu_events.empty()) {
+        const auto weights = expert_weight_view(args, tree, row.gpu_events.front(), moe);
+        shape->intermediate = perf::expert_intermediate_size(
+            weights, first->weight_dtype == "mxfp4", first->gated(), *shape);
+      }
     }
   }
 

@@ -92,7 +92,14 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
     if (c.kind == CollectedKind::kModeled) {
       row.has_perf_model = true;
       row.category = perf::op_category(row.name, first_kernel);
-      const auto result = perf::evaluate(row.name, op_args(args, tree, row.source));
+      perf::OpArgs op = op_args(args, tree, row.source);
+      if (loupe_models && !op.step_annotation) {
+        // Default mode: the other engines' attention ops read their step too.
+        if (const auto step = tree.serving_step_annotation(model, row.source)) {
+          op.step_annotation = std::string(*step);
+        }
+      }
+      const auto result = perf::evaluate(row.name, op);
       if (result.error == perf::ModelError::kNotImplemented) continue;
       if (result.ok()) apply_metrics(result, arch, row);
     } else if (c.kind == CollectedKind::kSoleBackward) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -31,18 +32,29 @@ bool is_matmul_ogs_kernel(std::string_view kernel_name);
 // The parsed name; nullopt when the name does not follow the pattern above.
 std::optional<MatmulOgsKernel> parse_matmul_ogs_kernel(std::string_view kernel_name);
 
-// Bytes per element of a triton_kernels dtype token (bf16/fp16 2, fp32 4, FP8 1, MXFP4 0.5:
-// the E8M0 block scales, 1 byte per 32 values, are not counted); nullopt when unknown.
+// Bytes per element of a triton_kernels dtype token (bf16/fp16 2, fp32 4, FP8 1, MXFP4 0.5 +
+// 1/32: two values per byte plus one E8M0 scale byte per block of 32); nullopt when unknown.
 std::optional<double> moe_dtype_bytes(std::string_view dtype);
 
-// The MoE layer's shapes. The intermediate size is not in the trace: it is taken equal to the
-// hidden size (GPT-OSS's configuration), and the params say so.
+// The MoE layer's shapes. The intermediate size comes from the expert weights the matmul reads
+// (expert_intermediate_size below); when the trace does not show them it is taken equal to the
+// hidden size (GPT-OSS's configuration), and the params say which.
 struct MoeLayerShape {
   std::int64_t tokens = 0;
   std::int64_t hidden = 0;
   std::int64_t experts = 0;
   std::int64_t topk = 0;
+  std::optional<std::int64_t> intermediate;
 };
+
+// The intermediate size from the expert weight tensor a matmul_ogs call reads, [E, K, N] with K
+// stored two values per byte for MXFP4 (`packed`): the gated up projection maps the hidden size
+// to the gate and up halves (K = hidden, N = 2·I), the down projection maps I back (K = I,
+// N = hidden). nullopt when the weights do not fit the layer (another expert count, neither
+// side the hidden size, an odd gated width).
+std::optional<std::int64_t> expert_intermediate_size(std::span<const std::int64_t> weight_dims,
+                                                     bool packed, bool gated,
+                                                     const MoeLayerShape& layer);
 
 enum class MoeEvidence : std::uint8_t {
   kModeled,    // shapes from the trace's MoE op and its TopK

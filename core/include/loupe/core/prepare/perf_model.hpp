@@ -61,6 +61,20 @@ enum class ModelClass : std::uint8_t {
   kAiterFlashAttn,      // aiter::_flash_attn_forward
   kSdpaOther,           // category only (flash-attn v3, aiter MHA/FMHA, Evoformer)
   kInferenceAttention,  // serving-engine attention timed on a step annotation (vLLM)
+  // Its variants (docs/deviations.md, "Serving-engine ops"): each reads its own layout.
+  kInferenceAttentionVHead,  // d_v from V = Input Dims[2] (FMHA v3 varlen, batch prefill, MLA)
+  kPagedAttentionRagged,     // SGLang: Q = [2], paged K/V caches = [3]/[4]
+  kPagedDecodeGluon,         // AITER: decode only, FP8 KV cache, sliding window
+  kMlaTilelangSparse,        // SGLang TileLang sparse MLA: d_v = 512
+  kSparsePagedPrefill,       // AITER DeepSeek-V4 sparse prefill: (token, slot) pairs
+  kGatedDeltaNet,            // recurrent linear attention (GDN), no KV cache
+  kStoreCache,               // SGLang KV-cache store: K/V rows scattered into the cache
+  // RoPE kernels (category RoPE_fwd): 3 flops per rotated element
+  kRopeCachedPositions2c,  // AITER: Q = Input Dims[2], K = [3]
+  kRotaryEmbeddingSgl,     // SGLang: in place on Q [1] and K [2], rotary slice only
+  kRopeCatAndCacheMla,     // AITER MLA RoPE + KV-cache write (FusedRoPE sheet)
+  kRopeConcatAndCacheMla,  // the same with one latent KV head and an FP8 Q output
+  kMixedSample,            // AITER exponential-noise sampling over the vocabulary
   // Elementwise
   kUnaryElementwise,
   kReplicationPad,
@@ -71,6 +85,14 @@ enum class ModelClass : std::uint8_t {
   kGatedGeluTanh,
   kUpsampleNearest,
   kBinaryElementwise,
+  // Activation quantization (category GroupQuant)
+  kPerGroupQuant,            // AITER per-token/group/tensor FP8: (out, input, scales, ...)
+  kVllmTritonGroupQuantFp8,  // vLLM: (x[M,N], group_size)
+  kMxfp4QuantFlatten,        // MXFP4 of Input Dims[0], its stride read
+  kMxfp4QuantX0,             // MXFP4 of Input Dims[0]
+  kMxfp4QuantX1,             // MXFP4 of Input Dims[1] (the output comes first)
+  kMxfp4QuantX2,             // MXFP4 of Input Dims[2] (+ MoE sort)
+  kMxfp4QuantMoeSort,        // MXFP4 of Input Dims[2], its stride read (+ MoE sort)
   // Reductions
   kReduce,
   // Normalization
@@ -96,6 +118,19 @@ enum class ModelClass : std::uint8_t {
   kRmsNormAddFp8GroupQuant,  // vLLM: (x, residual, weight, eps, group_size)
   kRmsNormAddPad,            // + residual add, output padded to Concrete Inputs[4]
   kRmsNormMxfp4Quant,        // + MXFP4 output, optional second input and residual
+  // AITER MoE kernels (MoE_fused / MoE_unfused), each on its own argument layout
+  kMoeFused1Stage,      // pseudo op: (input, w1, w2, topk_weights, ...)
+  kMoeFusedBlockscale,  // fmoe: (out, input, w1, w2, ...), k = Concrete Inputs[8]
+  kMoeCktileUp,         // (input [M,K], w1, out [M,k,N], ...)
+  kMoeCktileDown,       // (input [M,k,N], w2 [E,K,N], out, ...)
+  kMoeCkStage1,         // (input, w1, w2, ..., out [M,k,N] = [6])
+  kMoeCkStage2,         // (inter_states [M,k,N], w1, w2, ...)
+  // Custom collectives (CustomCollective): one GPU's HBM traffic, no compute spec
+  kCustomAllReduce,         // (handle, input [1], out [2], ...)
+  kCustomShardCollective,   // reduce-scatter / all-gather: (handle, input [1], out [2])
+  kRegAllGatherIntoTensor,  // SGLang: (out [0], shard [1], handle)
+  kAllReduceRmsnorm,        // AITER C++ op: input [2], weight [6]
+  kAllReduceRmsnormPy,      // AITER Python op: input [0], weight [2]
   // MoE auxiliary kernels (MoE_aux)
   kMoeSortScatterGather,  // aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
   kBiasedGroupedTopk,     // aiter::biased_grouped_topk_hip

@@ -27,6 +27,9 @@ struct TreeOptions {
   // (runtime call, GPU op) links that replace the GPU op's own (capture-trace attribution,
   // capture_attribution.hpp: a replayed kernel linked to the call that captured it).
   std::vector<std::pair<Uid, Uid>> gpu_relinks;
+  // Ops annotated the same way for Loupe's default mode only (serving_step_annotation()): the
+  // other engines' attention ops, whose models need the step's token counts.
+  std::vector<std::string> serving_annotate_op_prefixes;
 };
 
 enum class LinkingKey : std::uint8_t { kCorrelation, kExternalId };
@@ -89,6 +92,8 @@ class EventTree {
   // The name of the first user annotation (by start time) that strictly encloses an op named
   // by `annotate_op_prefixes`, "NA" when none does; nullopt for every other event.
   std::optional<std::string_view> step_annotation(const TraceModel& model, Uid uid) const;
+  // The same for the ops named by `serving_annotate_op_prefixes` (default mode).
+  std::optional<std::string_view> serving_step_annotation(const TraceModel& model, Uid uid) const;
   // Every GPU op that was linked, in UID order.
   std::vector<Uid> linked_gpu_ops(const TraceModel& model) const;
 
@@ -130,6 +135,7 @@ class EventTree {
   std::unordered_map<Uid, Uid> fwd_event_;
   std::unordered_map<Uid, std::vector<Uid>> bwd_events_;
   std::unordered_map<Uid, Uid> step_annotation_;  // annotated op -> annotation event, or kNoUid
+  std::unordered_map<Uid, Uid> serving_step_annotation_;  // the same, default-mode prefixes
 };
 
 }  // namespace loupe::core::trace

@@ -1,0 +1,286 @@
+// AITER's MoE kernels with TraceLens's formulas (docs/deviations.md, "Serving-engine ops"), for
+// M tokens of hidden size K, intermediate size N, E experts, top-k routing, gated (SwiGLU) when
+// the first weight holds 2N rows:
+//   fused (fmoe / fused_moe_1stage, MoE_fused): flops = 2MKN·k·(2 if gated) + 2MKN·k +
+//     MK(2k − 1) (the weighted sum of the experts' outputs); bytes = input MK, both weights of
+//     the experts a uniform router activates, E_active = E·(1 − ((E − k)/E)^M), output MK;
+//   stage 1 / up (ck_moe_stage1, cktile2stages gemm1, MoE_unfused): flops = 2MKN·k·(2 if
+//     gated); bytes = input MK, E_active·(2 if gated)·KN weights, output MNk;
+//   stage 2 / down (ck_moe_stage2, cktile2stages gemm2): flops = 2MNK·k; bytes = input MNk,
+//     E_active·NK weights, output MK.
+// Byte widths come from TraceLens's MoE dtype table (exact spellings, FP4 0.5 B) with each
+// kernel's defaults; packed FP4/INT4 weights are unpacked by the ratio of the hidden size to the
+// first weight's stored K. Each kernel reads its own argument layout (see the layout functions).
+#include <cmath>
+
+#include "model_support.hpp"
+
+namespace loupe::core::prepare::perf::detail {
+namespace {
+
+// TraceLens's MoE dtype table: exact spellings only.
+std::optional<double> moe_table_bytes(const std::string& dtype) {
+  static const std::pair<const char*, double> kTable[] = {{"Float8_e4m3fn", 1},
+                                                          {"Float8_e4m3fnuz", 1},
+                                                          {"Float8_e5m2", 1},
+                                                          {"Float8_e5m2fnuz", 1},
+                                                          {"FP8", 1},
+                                                          {"FP4", 0.5},
+                                                          {"BFloat16", 2},
+                                                          {"Float16", 2},
+                                                          {"Half", 2},
+                                                          {"Float32", 4},
+                                                          {"Float", 4},
+                                                          {"c10::BFloat16", 2},
+                                                          {"c10::Float8_e4m3fn", 1},
+                                                          {"c10::Float8_e4m3fnuz", 1},
+                                                          {"c10::Float4_e2m1fn_x2", 0.5},
+                                                          {"c10::Half", 2},
+                                                          {"c10::Float", 4}};
+  for (const auto& [name, bytes] : kTable) {
+    if (dtype == name) return bytes;
+  }
+  return std::nullopt;
+}
+
+// A Python number from a byte width that may be fractional (0.5 for FP4).
+PyNumber width(double bytes) {
+  return bytes == std::floor(bytes) ? I(static_cast<PyInt>(bytes)) : F(bytes);
+}
+
+struct Moe {
+  std::int64_t tokens = 0, hidden = 0, inter = 0, experts = 0, topk = 0;
+  std::optional<bool> gated;  // nullopt: the class names no gating (the down stage)
+  std::string input_dtype, weight_dtype;
+  std::optional<std::string> output_dtype;  // nullopt: the class names none
+  double input_default = 2, weight_default = 1, output_default = 2;
+  bool output_as_input = false;  // the output is written in the input's width
+};
+
+// A shape of exactly `n` dimensions (Python's tuple unpacking).
+Shape exact(const Json& dims, std::size_t i, std::size_t n, std::string_view what) {
+  Shape s = shape_of(at(dims, i, "Input Dims"), what);
+  if (s.size() != n) fail(std::string(what).append(": unexpected rank"));
+  return s;
+}
+
+PyInt floor_div(PyInt a, PyInt b) {
+  if (b == 0) fail("integer division by zero");
+  PyInt q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+std::string type_string(const OpArgs& args, std::size_t i) {
+  return string_at(required(args.input_types, "Input type"), i, "Input type");
+}
+
+// w1 [E, N·(gated+1), K_packed] and w2 [E, K, N_packed]: hidden and intermediate from w2, the
+// packing ratio from w1.
+void from_weights(Moe& m, const Shape& w1, const Shape& w2) {
+  m.experts = w1[0];
+  m.hidden = w2[1];
+  m.inter = w2[2] * static_cast<std::int64_t>(floor_div(m.hidden, w1.back()));
+  m.gated = w1[1] == 2 * m.inter;
+}
+
+Moe fused_1stage(const OpArgs& args) {
+  // [[M, K], w1, w2, [M, k], ...]: (input, w1, w2, topk weights).
+  const Json& dims = required(args.input_dims, "Input Dims");
+  Moe m;
+  const Shape input = shape_of(at(dims, 0, "Input Dims"), "input");
+  if (input.empty()) fail("input: no dimension");
+  m.tokens = input[0];
+  from_weights(m, exact(dims, 1, 3, "w1"), exact(dims, 2, 3, "w2"));
+  const Shape topk = shape_of(at(dims, 3, "Input Dims"), "topk_weights");
+  if (topk.size() < 2) fail("topk_weights: no k");
+  m.topk = topk[1];
+  m.input_dtype = type_string(args, 0);
+  m.weight_dtype = type_string(args, 1);
+  m.output_as_input = true;
+  return m;
+}
+
+Moe fused_blockscale(const OpArgs& args) {
+  // (out [M, K], input [M, K], w1, w2, ...), k = Concrete Inputs[8].
+  const Json& dims = required(args.input_dims, "Input Dims");
+  Moe m;
+  const Shape out = shape_of(at(dims, 0, "Input Dims"), "out");
+  if (out.empty()) fail("out: no dimension");
+  m.tokens = out[0];
+  from_weights(m, exact(dims, 2, 3, "w1"), exact(dims, 3, 3, "w2"));
+  const Json& concrete = args.concrete_inputs;
+  if (!concrete.is_array() || concrete.size() <= 8 || !concrete.as_array()[8].is_string() ||
+      concrete.as_array()[8].as_string().empty()) {
+    fail("Cannot extract topk: Concrete Inputs[8] missing or empty");
+  }
+  m.topk = py_int_of(concrete.as_array()[8].as_string());
+  m.output_dtype = type_string(args, 0);
+  m.input_dtype = type_string(args, 1);
+  m.weight_dtype = type_string(args, 2);
+  m.input_default = 1;
+  return m;
+}
+
+Moe cktile_up(const OpArgs& args) {
+  // ([M, K], w1 [E, N·(gated+1), K_packed], out [M, k, N], ...).
+  const Json& dims = required(args.input_dims, "Input Dims");
+  Moe m;
+  const Shape input = exact(dims, 0, 2, "input");
+  const Shape w1 = exact(dims, 1, 3, "w1");
+  const Shape out = exact(dims, 2, 3, "out");
+  m.tokens = input[0];
+  m.hidden = input[1];
+  m.experts = w1[0];
+  m.topk = out[1];
+  m.inter = out[2];
+  m.gated = w1[1] == 2 * m.inter;
+  m.input_dtype = type_string(args, 0);
+  m.weight_dtype = type_string(args, 1);
+  m.output_dtype = type_string(args, 2);
+  return m;
+}
+
+Moe cktile_down(const OpArgs& args) {
+  // (input [M, k, N], w2 [E, K, N_packed], out [M, K], ...).
+  const Json& dims = required(args.input_dims, "Input Dims");
+  Moe m;
+  const Shape input = exact(dims, 0, 3, "input");
+  const Shape w2 = exact(dims, 1, 3, "w2");
+  m.tokens = input[0];
+  m.topk = input[1];
+  m.inter = input[2];
+  m.experts = w2[0];
+  m.hidden = w2[1];
+  m.input_dtype = type_string(args, 0);
+  m.weight_dtype = type_string(args, 1);
+  m.output_dtype = type_string(args, 2);
+  return m;
+}
+
+Moe ck_stage1(const OpArgs& args) {
+  // (input [M, K_packed], w1, w2 [E, K, N_packed], ids..., out [M, k, N] = [6]).
+  const Json& dims = required(args.input_dims, "Input Dims");
+  Moe m;
+  const Shape input = shape_of(at(dims, 0, "Input Dims"), "input");
+  const Shape w1 = shape_of(at(dims, 1, "Input Dims"), "w1");
+  const Shape w2 = exact(dims, 2, 3, "w2");
+  const Shape out = shape_of(at(dims, 6, "Input Dims"), "out");
+  if (input.empty() || w1.size() < 2 || out.size() < 2) fail("ck_moe_stage1 shapes");
+  m.tokens = input[0];
+  m.experts = w2[0];
+  m.hidden = w2[1];
+  m.inter = w2[2] * static_cast<std::int64_t>(floor_div(m.hidden, w1.back()));
+  m.topk = out[1];
+  m.gated = w1[1] == 2 * m.inter;
+  m.input_dtype = type_string(args, 0);
+  m.weight_dtype = type_string(args, 1);
+  m.output_as_input = true;
+  return m;
+}
+
+Moe ck_stage2(const OpArgs& args) {
+  // (inter_states [M, k, N_packed], w1, w2 [E, K, N_packed], ..., out = [6]).
+  const Json& dims = required(args.input_dims, "Input Dims");
+  Moe m;
+  const Shape input = exact(dims, 0, 3, "inter_states");
+  const Shape w1 = shape_of(at(dims, 1, "Input Dims"), "w1");
+  const Shape w2 = exact(dims, 2, 3, "w2");
+  m.tokens = input[0];
+  m.topk = input[1];
+  m.experts = w2[0];
+  m.hidden = w2[1];
+  const PyInt packing = w1.empty() ? 1 : floor_div(m.hidden, w1.back());
+  m.inter = input[2] * static_cast<std::int64_t>(packing);
+  m.input_dtype = type_string(args, 0);
+  m.weight_dtype = type_string(args, 2);
+  m.output_as_input = true;
+  return m;
+}
+
+void emit_params(const Moe& m, FamilyOutput& out) {
+  out.params.emplace_back("num_tokens", py_int(m.tokens));
+  out.params.emplace_back("hidden_dim", py_int(m.hidden));
+  out.params.emplace_back("inter_dim", py_int(m.inter));
+  out.params.emplace_back("num_experts", py_int(m.experts));
+  out.params.emplace_back("topk", py_int(m.topk));
+  if (m.gated) out.params.emplace_back("gated", py_bool(*m.gated));
+  out.params.emplace_back("input_dtype", py_str(m.input_dtype));
+  out.params.emplace_back("weight_dtype", py_str(m.weight_dtype));
+  if (m.output_dtype) out.params.emplace_back("output_dtype", py_str(*m.output_dtype));
+}
+
+}  // namespace
+
+FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpArgs& args,
+                             Direction direction) {
+  Moe m;
+  switch (model) {
+    case ModelClass::kMoeFused1Stage:
+      m = fused_1stage(args);
+      break;
+    case ModelClass::kMoeFusedBlockscale:
+      m = fused_blockscale(args);
+      break;
+    case ModelClass::kMoeCktileUp:
+      m = cktile_up(args);
+      break;
+    case ModelClass::kMoeCktileDown:
+      m = cktile_down(args);
+      break;
+    case ModelClass::kMoeCkStage1:
+      m = ck_stage1(args);
+      break;
+    default:  // kMoeCkStage2
+      m = ck_stage2(args);
+      break;
+  }
+  FamilyOutput out;
+  emit_params(m, out);
+  if (model == ModelClass::kMoeFusedBlockscale &&
+      (m.input_dtype == "fp8" || m.input_dtype == "bf16")) {
+    out.precision = "fp8";  // TraceLens names FP8 for these spellings
+  } else if (!m.input_dtype.empty()) {
+    out.precision_dtype = m.input_dtype;
+    out.has_precision_dtype = true;
+  }
+  if (direction == Direction::kBackward) {
+    not_implemented(std::string("Backward pass for ").append(name).append(" is not defined."));
+  }
+
+  const PyInt M = m.tokens, K = m.hidden, N = m.inter, k = m.topk;
+  const bool fused =
+      model == ModelClass::kMoeFused1Stage || model == ModelClass::kMoeFusedBlockscale;
+  const bool down = model == ModelClass::kMoeCktileDown || model == ModelClass::kMoeCkStage2;
+  const PyInt gating = m.gated.value_or(false) ? 2 : 1;
+  if (fused) {
+    out.flops = I(2 * M * K * N * k * gating + 2 * M * K * N * k + M * K * (2 * k - 1));
+  } else if (down) {
+    out.flops = I(2 * M * N * K * k);
+  } else {
+    out.flops = I(2 * M * K * N * k * gating);
+  }
+
+  const PyNumber in_bpe = width(moe_table_bytes(m.input_dtype).value_or(m.input_default));
+  const PyNumber w_bpe = width(moe_table_bytes(m.weight_dtype).value_or(m.weight_default));
+  const PyNumber out_bpe =
+      m.output_as_input
+          ? in_bpe
+          : width(moe_table_bytes(m.output_dtype.value_or("")).value_or(m.output_default));
+  if (m.experts == 0) fail("float division by zero: no experts");
+  const double e = static_cast<double>(m.experts);
+  const PyNumber active =
+      F(e * (1.0 - std::pow((e - static_cast<double>(m.topk)) / e, static_cast<double>(m.tokens))));
+  if (fused) {
+    out.bytes = I(M * K) * in_bpe + active * I(N) * I(K) * w_bpe * I(gating) +
+                active * I(N) * I(K) * w_bpe + I(M * K) * out_bpe;
+  } else if (down) {
+    out.bytes = I(M * N * k) * in_bpe + active * I(N) * I(K) * w_bpe + I(M * K) * out_bpe;
+  } else {
+    out.bytes =
+        I(M * K) * in_bpe + active * I(gating) * I(K) * I(N) * w_bpe + I(M * N * k) * out_bpe;
+  }
+  return out;
+}
+
+}  // namespace loupe::core::prepare::perf::detail

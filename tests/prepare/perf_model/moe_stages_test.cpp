@@ -1,0 +1,104 @@
+// AITER's MoE kernels (docs/deviations.md, "Serving-engine ops"): fused, stage-1 (up) and
+// stage-2 (down) formulas on each kernel's argument layout, with numbers computed by hand from
+// the formulas in moe_stages.cpp. Every case: M = 4 tokens, hidden K = 64, intermediate N = 128,
+// E = 8 experts, top-2, so a uniform router activates E_active = 8 * (1 - (6/8)^4) = 5.46875.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "json_text.hpp"
+#include "loupe/core/prepare/perf_model.hpp"
+#include "prepare_test_support.hpp"
+
+namespace perf = loupe::core::prepare::perf;
+using loupe::core::prepare::parse_json_text;
+using loupe::test::model_param;
+
+namespace {
+
+perf::OpArgs args_of(const char* dims, const char* types) {
+  perf::OpArgs args;
+  args.input_dims = parse_json_text(dims);
+  args.input_types = parse_json_text(types);
+  return args;
+}
+
+perf::ModelResult run(std::string_view name, const perf::OpArgs& args) {
+  return perf::evaluate(name, args, perf::Direction::kForward);
+}
+
+constexpr double kActive = 5.46875;
+
+}  // namespace
+
+TEST_CASE("AITER CK MoE stages: up (gated) and down with packed FP4 weights",
+          "[perf_model][serving][moe]") {
+  // Stage 1: w1 [8, 2N, K], w2 [8, K, N], out [M, k, N] at [6].
+  const auto up = run("aiter::ck_moe_stage1",
+                      args_of("[[4,64],[8,256,64],[8,64,128],[16],[4],[1],[4,2,128]]",
+                              R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","int","int",)"
+                              R"("int","c10::BFloat16"])"));
+  REQUIRE(up.ok());
+  CHECK(up.flops.to_double() == 2.0 * 4 * 64 * 128 * 2 * 2);
+  // input M*K*2 + E_active * 2 * K * N * 2 + output M*N*k*2 (written in the input's width).
+  CHECK(up.bytes->to_double() == 512 + kActive * 2 * 64 * 128 * 2 + 2048);
+  CHECK(model_param(up, "gated") == "True");
+  CHECK(up.compute_spec == "matrix_bf16");
+  CHECK(perf::find_model("aiter::ck_moe_stage1")->category == "MoE_unfused");
+
+  // Stage 2 with FP4 weights: w1's stored K (32) is half the hidden size, so N = 2 * 64.
+  const auto down = run("aiter::ck_moe_stage2",
+                        args_of("[[4,2,64],[8,256,32],[8,64,64],[16],[4],[1],[4,64]]",
+                                R"(["c10::BFloat16","c10::Float4_e2m1fn_x2",)"
+                                R"("c10::Float4_e2m1fn_x2","int","int","int","c10::BFloat16"])"));
+  REQUIRE(down.ok());
+  CHECK(model_param(down, "inter_dim") == "128");
+  CHECK(down.flops.to_double() == 2.0 * 4 * 128 * 64 * 2);
+  // input M*N*k*2 + E_active * N * K * 0.5 + output M*K*2.
+  CHECK(down.bytes->to_double() == 2048 + kActive * 128 * 64 * 0.5 + 512);
+
+  // The pack's comparative MoE trace records two shapes only: no numbers (as TraceLens).
+  CHECK(run("aiter::ck_moe_stage1",
+            args_of("[[4096,8192],[8,8192,22016]]", R"(["c10::bfloat16","c10::bfloat16"])"))
+            .error == perf::ModelError::kFailed);
+}
+
+TEST_CASE("AITER CK-tile two-stage MoE GEMMs", "[perf_model][serving][moe]") {
+  const auto up = run("aiter::moe_cktile2stages_gemm1_ck",
+                      args_of("[[4,64],[8,256,32],[4,2,128]]",
+                              R"(["c10::BFloat16","c10::Float4_e2m1fn_x2","c10::BFloat16"])"));
+  REQUIRE(up.ok());
+  CHECK(up.flops.to_double() == 262144.0);
+  CHECK(up.bytes->to_double() == 512 + kActive * 2 * 64 * 128 * 0.5 + 2048);
+  const auto down = run("aiter::moe_cktile2stages_gemm2_ck",
+                        args_of("[[4,2,128],[8,64,64],[4,64]]",
+                                R"(["c10::BFloat16","c10::Float4_e2m1fn_x2","c10::BFloat16"])"));
+  REQUIRE(down.ok());
+  CHECK(down.flops.to_double() == 131072.0);
+  CHECK(down.bytes->to_double() == 2048 + kActive * 128 * 64 * 0.5 + 512);
+  CHECK(model_param(down, "gated") == "<absent>");
+}
+
+TEST_CASE("AITER fused MoE: both projections and the weighted sum in one kernel",
+          "[perf_model][serving][moe]") {
+  perf::OpArgs args = args_of("[[4,64],[4,64],[8,256,64],[8,64,128]]",
+                              R"(["c10::BFloat16","c10::Float8_e4m3fnuz",)"
+                              R"("c10::Float8_e4m3fnuz","c10::Float8_e4m3fnuz"])");
+  std::string concrete = "[";
+  for (int i = 0; i < 9; ++i) concrete += i == 8 ? "\"2\"]" : "\"\",";
+  args.concrete_inputs = parse_json_text(concrete.c_str());
+  for (const char* name : {"aiter::fmoe_g1u1", "aiter::fmoe_fp8_blockscale_g1u1"}) {
+    INFO(name);
+    const auto r = run(name, args);
+    REQUIRE(r.ok());
+    // 2MKN*k*2 (gated up) + 2MKN*k (down) + MK(2k - 1) (weighted sum).
+    CHECK(r.flops.to_double() == 262144.0 + 131072.0 + 4 * 64 * 3);
+    // FP8 input and weights (1 B), bf16 output: 256 + E_active * N*K * 2 + E_active * N*K + 512.
+    CHECK(r.bytes->to_double() == 256 + kActive * 128 * 64 * 2 + kActive * 128 * 64 + 512);
+    CHECK(r.compute_spec == "matrix_fp8");
+    CHECK(perf::find_model(name)->category == "MoE_fused");
+  }
+  // Without k (Concrete Inputs[8]) the kernel is not modeled.
+  args.concrete_inputs = parse_json_text("[\"\"]");
+  CHECK(run("aiter::fmoe_g1u1", args).error == perf::ModelError::kFailed);
+}
