@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Multi-rank benchmark (docs/performance.md, "Many ranks"): a generated N-rank set (the pack's
 # tools/make-multirank.py on the mi300 Qwen trace) through `loupe analyze --trace-glob`, in one
-# process and under `mpirun -np 2 ... --mpi`; wall time, the largest process's peak RSS
-# (/usr/bin/time -v), the ranks run at once and the per-rank times from loupe_run.json.
+# process, with --collectives-only (no per-rank analyses) and under `mpirun -np 2 ... --mpi`;
+# wall time, the largest process's peak RSS (/usr/bin/time -v), the ranks run at once and the
+# per-rank times from loupe_run.json.
 #
 # usage: bench/multirank_bench.sh BUILD_DIR [SHARED_DIR] [WORK_DIR] [RANKS]
 #   BUILD_DIR  a Release build with bin/loupe and lib/loupe/plugins (MPI found for the mpirun row)
@@ -50,6 +51,11 @@ echo "| run | ranks | JSON MB | wall s | largest process peak RSS MB | ranks at 
 echo "|---|---|---|---|---|---|---|"
 run "one process" "$work/out_single" "$loupe" analyze -q --trace-glob "$set_dir/rank*_trace.json" \
   -o "$work/out_single" --plugin-dir "$plugins"
+run "--collectives-only" "$work/out_coll" "$loupe" analyze -q --collectives-only \
+  --trace-glob "$set_dir/rank*_trace.json" -o "$work/out_coll"
+for f in "$work"/out_single/collective_report/*.csv "$work"/out_single/system_findings/multirank_findings.md; do
+  cmp -s "$f" "$work/out_coll/${f#"$work"/out_single/}" || echo "DIFFERENT (collectives-only): ${f#"$work"/out_single/}" >&2
+done
 if "$loupe" analyze --help | grep -q "this loupe was built without MPI"; then
   echo "(no mpirun row: $loupe was built without MPI)" >&2
 else

@@ -151,3 +151,23 @@ TEST_CASE("a 1.2 descriptor from before selectors keeps its meaning; a NULL sele
   CHECK_THAT(single_rejection("null_selector"),
              Catch::Contains("descriptor selector 0 is NULL or too small"));
 }
+
+TEST_CASE("in the bundled directory Loupe's own plugins come first, whatever sorts before them",
+          "[loader]") {
+  // A packaged plugin installed beside the bundled ones, claiming a bundled plugin's category,
+  // with a file name that sorts first.
+  loupe::test::TempDir tmp;
+  fs::copy_file(case_dir("duplicate") / "loupe_test_duplicate_a.so",
+                tmp.path() / "loupe_test_duplicate_a.so");
+  fs::copy_file(case_dir("duplicate") / "loupe_test_duplicate_b.so", tmp.path() / "acme_b.so");
+  const auto bundled =
+      discover_plugins({{tmp.path(), loupe::core::SearchOrigin::Bundled}}, quick());
+  REQUIRE(bundled.find_by_category("test_shared") != nullptr);
+  CHECK(bundled.find_by_category("test_shared")->name == "test_dup_a");
+  CHECK(bundled.count(PluginState::Shadowed) == 1);
+  // Anywhere else, the first file found keeps the category.
+  const auto dropped =
+      discover_plugins({{tmp.path(), loupe::core::SearchOrigin::Explicit}}, quick());
+  REQUIRE(dropped.find_by_category("test_shared") != nullptr);
+  CHECK(dropped.find_by_category("test_shared")->name == "test_dup_b");
+}

@@ -218,6 +218,14 @@ PluginSet discover_plugins(const std::vector<SearchDir>& dirs, const DiscoveryOp
       if (looks_like_shared_library(entry.path())) files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
+    // The directory the bundled plugins are installed in may also hold plugins a package put
+    // there: Loupe's own (named loupe_*) come first, so a packaged plugin never takes their
+    // categories by sorting before them; --prefer chooses it (docs/plugin-abi.md).
+    if (dir.origin == SearchOrigin::Bundled) {
+      std::stable_partition(files.begin(), files.end(), [](const fs::path& f) {
+        return f.filename().string().rfind("loupe_", 0) == 0;
+      });
+    }
     for (const auto& file : files) {
       const auto canonical = fs::weakly_canonical(file, ec);
       if (!seen.insert(canonical).second) continue;  // same file through two search dirs

@@ -1,6 +1,6 @@
 // The analysis directory's layout, in one place: where the manifest, each category's tables,
-// metrics and findings, and the run's own outputs live (docs/architecture.md, "The analysis
-// directory"). Host and plugins name these files only through it.
+// metrics and findings, and the run's own outputs live (docs/architecture.md, "Pieces and where
+// they live"). Host and plugins name these files only through it.
 #pragma once
 
 #include <string>
