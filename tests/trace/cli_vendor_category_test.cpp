@@ -303,7 +303,8 @@ TEST_CASE("a vendor category by op-name pattern", "[vendor][cli]") {
   const auto rows = lines(out / "category_data/vendor_ops_ops.csv");
   REQUIRE(rows.size() == 2);
   CHECK(rows[1].rfind("aten::addmm,", 0) == 0);
-  const auto& entry = vendor_entry(parse_file(out / "loupe_run.json"), "vendor_ops");
+  const auto run = parse_file(out / "loupe_run.json");
+  const auto& entry = vendor_entry(run, "vendor_ops");
   CHECK(entry["ops"].GetInt64() == 1);
   CHECK(entry["kernels"].GetInt64() == 1);
   CHECK(entry["gpu_time_us"].GetDouble() == 10.0);
