@@ -12,20 +12,11 @@
 
 namespace perf = loupe::core::prepare::perf;
 using loupe::core::prepare::parse_json_text;
+using loupe::test::evaluate_forward;
 using loupe::test::model_param;
+using loupe::test::op_args;
 
 namespace {
-
-perf::OpArgs args_of(const char* dims, const char* types) {
-  perf::OpArgs args;
-  args.input_dims = parse_json_text(dims);
-  args.input_types = parse_json_text(types);
-  return args;
-}
-
-perf::ModelResult run(std::string_view name, const perf::OpArgs& args) {
-  return perf::evaluate(name, args, perf::Direction::kForward);
-}
 
 constexpr double kActive = 5.46875;
 
@@ -34,10 +25,11 @@ constexpr double kActive = 5.46875;
 TEST_CASE("AITER CK MoE stages: up (gated) and down with packed FP4 weights",
           "[perf_model][serving][moe]") {
   // Stage 1: w1 [8, 2N, K], w2 [8, K, N], out [M, k, N] at [6].
-  const auto up = run("aiter::ck_moe_stage1",
-                      args_of("[[4,64],[8,256,64],[8,64,128],[16],[4],[1],[4,2,128]]",
-                              R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","int","int",)"
-                              R"("int","c10::BFloat16"])"));
+  const auto up =
+      evaluate_forward("aiter::ck_moe_stage1",
+                       op_args("[[4,64],[8,256,64],[8,64,128],[16],[4],[1],[4,2,128]]",
+                               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16","int","int",)"
+                               R"("int","c10::BFloat16"])"));
   REQUIRE(up.ok());
   CHECK(up.flops.to_double() == 2.0 * 4 * 64 * 128 * 2 * 2);
   // input M*K*2 + E_active * 2 * K * N * 2 + output M*N*k*2 (written in the input's width).
@@ -47,10 +39,11 @@ TEST_CASE("AITER CK MoE stages: up (gated) and down with packed FP4 weights",
   CHECK(perf::find_model("aiter::ck_moe_stage1")->category == "MoE_unfused");
 
   // Stage 2 with FP4 weights: w1's stored K (32) is half the hidden size, so N = 2 * 64.
-  const auto down = run("aiter::ck_moe_stage2",
-                        args_of("[[4,2,64],[8,256,32],[8,64,64],[16],[4],[1],[4,64]]",
-                                R"(["c10::BFloat16","c10::Float4_e2m1fn_x2",)"
-                                R"("c10::Float4_e2m1fn_x2","int","int","int","c10::BFloat16"])"));
+  const auto down =
+      evaluate_forward("aiter::ck_moe_stage2",
+                       op_args("[[4,2,64],[8,256,32],[8,64,64],[16],[4],[1],[4,64]]",
+                               R"(["c10::BFloat16","c10::Float4_e2m1fn_x2",)"
+                               R"("c10::Float4_e2m1fn_x2","int","int","int","c10::BFloat16"])"));
   REQUIRE(down.ok());
   CHECK(model_param(down, "inter_dim") == "128");
   CHECK(down.flops.to_double() == 2.0 * 4 * 128 * 64 * 2);
@@ -58,21 +51,23 @@ TEST_CASE("AITER CK MoE stages: up (gated) and down with packed FP4 weights",
   CHECK(down.bytes->to_double() == 2048 + kActive * 128 * 64 * 0.5 + 512);
 
   // The pack's comparative MoE trace records two shapes only: no numbers (as TraceLens).
-  CHECK(run("aiter::ck_moe_stage1",
-            args_of("[[4096,8192],[8,8192,22016]]", R"(["c10::bfloat16","c10::bfloat16"])"))
+  CHECK(evaluate_forward("aiter::ck_moe_stage1", op_args("[[4096,8192],[8,8192,22016]]",
+                                                         R"(["c10::bfloat16","c10::bfloat16"])"))
             .error == perf::ModelError::kFailed);
 }
 
 TEST_CASE("AITER CK-tile two-stage MoE GEMMs", "[perf_model][serving][moe]") {
-  const auto up = run("aiter::moe_cktile2stages_gemm1_ck",
-                      args_of("[[4,64],[8,256,32],[4,2,128]]",
-                              R"(["c10::BFloat16","c10::Float4_e2m1fn_x2","c10::BFloat16"])"));
+  const auto up =
+      evaluate_forward("aiter::moe_cktile2stages_gemm1_ck",
+                       op_args("[[4,64],[8,256,32],[4,2,128]]",
+                               R"(["c10::BFloat16","c10::Float4_e2m1fn_x2","c10::BFloat16"])"));
   REQUIRE(up.ok());
   CHECK(up.flops.to_double() == 262144.0);
   CHECK(up.bytes->to_double() == 512 + kActive * 2 * 64 * 128 * 0.5 + 2048);
-  const auto down = run("aiter::moe_cktile2stages_gemm2_ck",
-                        args_of("[[4,2,128],[8,64,64],[4,64]]",
-                                R"(["c10::BFloat16","c10::Float4_e2m1fn_x2","c10::BFloat16"])"));
+  const auto down =
+      evaluate_forward("aiter::moe_cktile2stages_gemm2_ck",
+                       op_args("[[4,2,128],[8,64,64],[4,64]]",
+                               R"(["c10::BFloat16","c10::Float4_e2m1fn_x2","c10::BFloat16"])"));
   REQUIRE(down.ok());
   CHECK(down.flops.to_double() == 131072.0);
   CHECK(down.bytes->to_double() == 2048 + kActive * 128 * 64 * 0.5 + 512);
@@ -81,7 +76,7 @@ TEST_CASE("AITER CK-tile two-stage MoE GEMMs", "[perf_model][serving][moe]") {
 
 TEST_CASE("AITER fused MoE: both projections and the weighted sum in one kernel",
           "[perf_model][serving][moe]") {
-  perf::OpArgs args = args_of("[[4,64],[4,64],[8,256,64],[8,64,128]]",
+  perf::OpArgs args = op_args("[[4,64],[4,64],[8,256,64],[8,64,128]]",
                               R"(["c10::BFloat16","c10::Float8_e4m3fnuz",)"
                               R"("c10::Float8_e4m3fnuz","c10::Float8_e4m3fnuz"])");
   std::string concrete = "[";
@@ -89,7 +84,7 @@ TEST_CASE("AITER fused MoE: both projections and the weighted sum in one kernel"
   args.concrete_inputs = parse_json_text(concrete.c_str());
   for (const char* name : {"aiter::fmoe_g1u1", "aiter::fmoe_fp8_blockscale_g1u1"}) {
     INFO(name);
-    const auto r = run(name, args);
+    const auto r = evaluate_forward(name, args);
     REQUIRE(r.ok());
     // 2MKN*k*2 (gated up) + 2MKN*k (down) + MK(2k - 1) (weighted sum).
     CHECK(r.flops.to_double() == 262144.0 + 131072.0 + 4 * 64 * 3);
@@ -100,5 +95,5 @@ TEST_CASE("AITER fused MoE: both projections and the weighted sum in one kernel"
   }
   // Without k (Concrete Inputs[8]) the kernel is not modeled.
   args.concrete_inputs = parse_json_text("[\"\"]");
-  CHECK(run("aiter::fmoe_g1u1", args).error == perf::ModelError::kFailed);
+  CHECK(evaluate_forward("aiter::fmoe_g1u1", args).error == perf::ModelError::kFailed);
 }

@@ -11,7 +11,9 @@
 
 namespace perf = loupe::core::prepare::perf;
 using loupe::core::prepare::parse_json_text;
+using loupe::test::evaluate_forward;
 using loupe::test::model_param;
+using loupe::test::op_args;
 
 namespace {
 
@@ -22,18 +24,6 @@ constexpr const char* kStep =
 constexpr const char* kPrefillOnly =
     "execute_4_context_1(sq4sk6sqsq16sqsk24)_generation_0(sq0sk0sqsq0sqsk0)";
 
-perf::OpArgs args_of(const char* dims, const char* types, const char* step = nullptr) {
-  perf::OpArgs args;
-  args.input_dims = parse_json_text(dims);
-  args.input_types = parse_json_text(types);
-  if (step != nullptr) args.step_annotation = step;
-  return args;
-}
-
-perf::ModelResult run(std::string_view name, const perf::OpArgs& args) {
-  return perf::evaluate(name, args, perf::Direction::kForward);
-}
-
 double flops(const perf::ModelResult& r) { return r.flops.to_double(); }
 double bytes(const perf::ModelResult& r) { return r.bytes ? r.bytes->to_double() : -1.0; }
 
@@ -43,11 +33,11 @@ TEST_CASE("inference attention variants: varlen, batch prefill and MLA read the 
           "[perf_model][serving][attention]") {
   // Q [5, 8, 64], K/V [5, 2, 64]: flops = 8 * (2*24 - 16) * 128 + 8 * 2*10 * 128;
   // bytes = 5 tokens * (8*64*2 + 2*64*2) * 2 B + 11 cached tokens * 2*64*2 * 2 B.
-  const auto varlen = args_of("[[5,8,64],[5,2,64],[5,2,64]]",
+  const auto varlen = op_args("[[5,8,64],[5,2,64],[5,2,64]]",
                               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16"])", kStep);
   for (const char* name : {"aiter::mha_varlen_fwd", "pseudo_mla_decode_fwd"}) {
     INFO(name);
-    const auto r = run(name, varlen);
+    const auto r = evaluate_forward(name, varlen);
     REQUIRE(r.ok());
     CHECK(flops(r) == 53248.0);
     CHECK(bytes(r) == 18432.0);
@@ -59,12 +49,12 @@ TEST_CASE("inference attention variants: varlen, batch prefill and MLA read the 
   // The FMHA v3 varlen, batch-prefill and MLA prefill ops take d_v from V = [2] (128 here):
   // flops = 8 * 32 * 192 + 8 * 20 * 192; bytes = 5 * (512 + 1024 + 128 + 256) * 2 +
   // 11 * (128 + 256) * 2.
-  const auto wide_v = args_of("[[5,8,64],[5,2,64],[5,2,128]]",
+  const auto wide_v = op_args("[[5,8,64],[5,2,64],[5,2,128]]",
                               R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16"])", kStep);
   for (const char* name :
        {"aiter::fmha_v3_varlen_fwd", "aiter::mha_batch_prefill", "pseudo_mla_prefill_fwd"}) {
     INFO(name);
-    const auto r = run(name, wide_v);
+    const auto r = evaluate_forward(name, wide_v);
     REQUIRE(r.ok());
     CHECK(flops(r) == 79872.0);
     CHECK(bytes(r) == 27648.0);
@@ -72,25 +62,25 @@ TEST_CASE("inference attention variants: varlen, batch prefill and MLA read the 
   }
   // Cached K/V in FP8 are read at one byte: 12800 + 2816.
   const auto fp8_kv =
-      args_of("[[5,8,64],[5,2,64],[5,2,64]]",
+      op_args("[[5,8,64],[5,2,64],[5,2,64]]",
               R"(["c10::BFloat16","c10::Float8_e4m3fn","c10::Float8_e4m3fn"])", kStep);
-  const auto paged_prefill = run("aiter::mha_batch_prefill", fp8_kv);
+  const auto paged_prefill = evaluate_forward("aiter::mha_batch_prefill", fp8_kv);
   REQUIRE(paged_prefill.ok());
   CHECK(bytes(paged_prefill) == 15616.0);
   CHECK(model_param(paged_prefill, "dtype_KV") == "c10::Float8_e4m3fn");
 
   // Without a detailed step label there is nothing to count: the row keeps no metrics.
-  const auto unlabeled = args_of("[[5,8,64],[5,2,64],[5,2,64]]",
+  const auto unlabeled = op_args("[[5,8,64],[5,2,64],[5,2,64]]",
                                  R"(["c10::BFloat16","c10::BFloat16","c10::BFloat16"])", "NA");
-  CHECK(run("aiter::mha_varlen_fwd", unlabeled).error == perf::ModelError::kFailed);
+  CHECK(evaluate_forward("aiter::mha_varlen_fwd", unlabeled).error == perf::ModelError::kFailed);
 }
 
 TEST_CASE("SGLang's ragged paged attention reads Q and the paged caches from [2], [3], [4]",
           "[perf_model][serving][attention]") {
   const auto args =
-      args_of("[[5],[6],[5,8,64],[100,16,2,64],[100,16,2,128]]",
+      op_args("[[5],[6],[5,8,64],[100,16,2,64],[100,16,2,128]]",
               R"(["int","int","c10::BFloat16","c10::BFloat16","c10::BFloat16"])", kStep);
-  const auto r = run("sglang_profiler::attention_paged_attention_ragged", args);
+  const auto r = evaluate_forward("sglang_profiler::attention_paged_attention_ragged", args);
   REQUIRE(r.ok());
   CHECK(flops(r) == 79872.0);
   CHECK(bytes(r) == 27648.0);
@@ -101,12 +91,12 @@ TEST_CASE("SGLang's ragged paged attention reads Q and the paged caches from [2]
 
 TEST_CASE("AITER's Gluon paged decode: decode only, FP8 cache, sliding window",
           "[perf_model][serving][attention]") {
-  perf::OpArgs args = args_of(
+  perf::OpArgs args = op_args(
       "[[3,8,64],[3,8,64],[100,2,16,64],[100,2,16,64]]",
       R"(["c10::BFloat16","c10::BFloat16","c10::Float8_e4m3fn","c10::Float8_e4m3fn"])", kStep);
   // The context counts are zeroed: flops = 8 * 2*10 * 128; bytes = 1 * 1280 * 2 (Q dtype) +
   // 9 * 256 * 1 (FP8 cache).
-  const auto full = run("aiter::pa_decode_gluon", args);
+  const auto full = evaluate_forward("aiter::pa_decode_gluon", args);
   REQUIRE(full.ok());
   CHECK(flops(full) == 20480.0);
   CHECK(bytes(full) == 4864.0);
@@ -117,7 +107,7 @@ TEST_CASE("AITER's Gluon paged decode: decode only, FP8 cache, sliding window",
   std::string concrete = "[";
   for (int i = 0; i < 20; ++i) concrete += i == 19 ? "\"4\"]" : "\"\",";
   args.concrete_inputs = parse_json_text(concrete.c_str());
-  const auto windowed = run("aiter::pa_decode_gluon", args);
+  const auto windowed = evaluate_forward("aiter::pa_decode_gluon", args);
   REQUIRE(windowed.ok());
   CHECK(flops(windowed) == 8192.0);
   CHECK(bytes(windowed) == 2560.0 + 3 * 256);
@@ -125,14 +115,15 @@ TEST_CASE("AITER's Gluon paged decode: decode only, FP8 cache, sliding window",
 
   // A step without decode tokens is not this kernel's work: not modeled.
   args.step_annotation = kPrefillOnly;
-  CHECK(run("aiter::pa_decode_gluon", args).error == perf::ModelError::kNotImplemented);
+  CHECK(evaluate_forward("aiter::pa_decode_gluon", args).error ==
+        perf::ModelError::kNotImplemented);
 }
 
 TEST_CASE("sparse MLA: TileLang decode with d_v 512, DeepSeek-V4 sparse prefill from pairs",
           "[perf_model][serving][attention]") {
-  const auto tilelang =
-      run("sglang_profiler::tilelang_kernel_tilelang_sparse_fwd",
-          args_of("[[5,8,64],[5,1,64]]", R"(["c10::BFloat16","c10::BFloat16"])", kStep));
+  const auto tilelang = evaluate_forward(
+      "sglang_profiler::tilelang_kernel_tilelang_sparse_fwd",
+      op_args("[[5,8,64],[5,1,64]]", R"(["c10::BFloat16","c10::BFloat16"])", kStep));
   REQUIRE(tilelang.ok());
   // flops = 8 * 32 * 576 + 8 * 20 * 576; bytes = 5 * (512 + 4096 + 64 + 512) * 2 +
   // 11 * 576 * 2.
@@ -141,9 +132,9 @@ TEST_CASE("sparse MLA: TileLang decode with d_v 512, DeepSeek-V4 sparse prefill 
 
   // 100 selected history slots + 20 local-window slots, 16 heads of 512, FP8 latent cache:
   // flops = 120 * 16 * 2 * 1024; bytes = 2 * 4 * 16 * 512 * 2 + 120 * 512 * 1. No step label.
-  const auto sparse = run("aiter::pa_sparse_prefill_opus_fwd",
-                          args_of("[[4,16,512],[1000,1,512],[100],[5],[5],[20]]",
-                                  R"(["c10::BFloat16","c10::Float8_e4m3fn"])"));
+  const auto sparse = evaluate_forward("aiter::pa_sparse_prefill_opus_fwd",
+                                       op_args("[[4,16,512],[1000,1,512],[100],[5],[5],[20]]",
+                                               R"(["c10::BFloat16","c10::Float8_e4m3fn"])"));
   REQUIRE(sparse.ok());
   CHECK(flops(sparse) == 3932160.0);
   CHECK(bytes(sparse) == 192512.0);
@@ -155,12 +146,12 @@ TEST_CASE("gated delta net: recurrent state per value head, no KV cache",
           "[perf_model][serving][attention]") {
   // H_V = 4 value heads of 32, H_K = 2 key heads of 16: mixed_qkv width 2*2*16 + 4*32 = 192.
   const auto args =
-      args_of("[[5,192],[5,4],[5,4],[5,4,32],[]]",
+      op_args("[[5,192],[5,4],[5,4],[5,4,32],[]]",
               R"(["c10::BFloat16","c10::BFloat16","float","c10::BFloat16",""])", kStep);
   for (const char* name :
        {"vllm::gdn_attention_core", "aiter::linear_attention_with_output_base"}) {
     INFO(name);
-    const auto r = run(name, args);
+    const auto r = evaluate_forward(name, args);
     REQUIRE(r.ok());
     CHECK(flops(r) == 5.0 * 4 * 7 * 32 * 16);        // 5 tokens
     CHECK(bytes(r) == 5.0 * 4 * (16 + 64 + 2) * 2);  // 2 bytes per element
@@ -172,13 +163,13 @@ TEST_CASE("gated delta net: recurrent state per value head, no KV cache",
 TEST_CASE("activation quantizers: AITER FP8, vLLM's Triton group quant, MXFP4",
           "[perf_model][serving][quant]") {
   perf::OpArgs per_token =
-      args_of("[[4,64],[4,64],[4,1]]", R"(["c10::Float8_e4m3fnuz","c10::BFloat16","float"])");
+      op_args("[[4,64],[4,64],[4,1]]", R"(["c10::Float8_e4m3fnuz","c10::BFloat16","float"])");
   per_token.input_strides = parse_json_text("[[64,1],[64,1],[1,1]]");
   for (const char* name :
        {"aiter::dynamic_per_token_scaled_quant", "aiter::dynamic_per_group_scaled_quant",
         "aiter::dynamic_per_tensor_quant"}) {
     INFO(name);
-    const auto r = run(name, per_token);
+    const auto r = evaluate_forward(name, per_token);
     REQUIRE(r.ok());
     CHECK(flops(r) == 256 * 2.59375);
     CHECK(bytes(r) == 256 * 1 + 256 * 2 + 4 * 4);
@@ -188,22 +179,25 @@ TEST_CASE("activation quantizers: AITER FP8, vLLM's Triton group quant, MXFP4",
   }
 
   // x [4, 300] in groups of 128: 3 groups per row.
-  perf::OpArgs triton = args_of("[[4,300],[]]", R"(["c10::BFloat16","Scalar"])");
+  perf::OpArgs triton = op_args("[[4,300],[]]", R"(["c10::BFloat16","Scalar"])");
   triton.concrete_inputs = parse_json_text(R"(["","128"])");
-  const auto t = run("vllm::triton_per_token_group_quant_fp8", triton);
+  const auto t = evaluate_forward("vllm::triton_per_token_group_quant_fp8", triton);
   REQUIRE(t.ok());
   CHECK(flops(t) == 6.0 * 1200);
   CHECK(bytes(t) == 1200 * 2 + 1200 + 4 * 3 * 4);
   CHECK(model_param(t, "num_groups") == "3");
   triton.concrete_inputs = parse_json_text(R"([""," 64 "])");
-  CHECK(bytes(run("vllm::triton_per_token_group_quant_fp8", triton)) == 3600 + 4 * 5 * 4);
+  CHECK(bytes(evaluate_forward("vllm::triton_per_token_group_quant_fp8", triton)) ==
+        3600 + 4 * 5 * 4);
   triton.concrete_inputs = parse_json_text(R"(["","None"])");  // the default, 128
-  CHECK(model_param(run("vllm::triton_per_token_group_quant_fp8", triton), "group_size") == "128");
+  CHECK(model_param(evaluate_forward("vllm::triton_per_token_group_quant_fp8", triton),
+                    "group_size") == "128");
 
   // MXFP4: 1280 bf16 elements read, half a byte each written, one scale byte per 32.
-  perf::OpArgs flat = args_of("[[4,320]]", R"(["c10::BFloat16"])");
+  perf::OpArgs flat = op_args("[[4,320]]", R"(["c10::BFloat16"])");
   flat.input_strides = parse_json_text("[[320,1]]");
-  const auto mx = run("sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant", flat);
+  const auto mx =
+      evaluate_forward("sglang_profiler::fused_mxfp4_quant_fused_flatten_mxfp4_quant", flat);
   REQUIRE(mx.ok());
   CHECK(flops(mx) == 2560.0);
   CHECK(bytes(mx) == 2560.0 + 640.0 + 40.0);
@@ -211,22 +205,23 @@ TEST_CASE("activation quantizers: AITER FP8, vLLM's Triton group quant, MXFP4",
   CHECK(mx.compute_spec == "vector_bf16");
   CHECK(perf::find_model("sglang_profiler::quant_dynamic_mxfp4_quant")->sheet_family ==
         "GroupQuant");
-  CHECK(bytes(run("sglang_profiler::quant_dynamic_mxfp4_quant", flat)) == 3240.0);
+  CHECK(bytes(evaluate_forward("sglang_profiler::quant_dynamic_mxfp4_quant", flat)) == 3240.0);
 
   // The same activation at the position each kernel gives it.
-  const auto at1 = args_of("[[4,160],[4,320],[4,10]]",
+  const auto at1 = op_args("[[4,160],[4,320],[4,10]]",
                            R"(["c10::Float4_e2m1fn_x2","c10::BFloat16","c10::Float8_e8m0fnu"])");
-  CHECK(bytes(run("aiter::dynamic_per_group_scaled_quant_fp4", at1)) == 3240.0);
+  CHECK(bytes(evaluate_forward("aiter::dynamic_per_group_scaled_quant_fp4", at1)) == 3240.0);
   perf::OpArgs at2 =
-      args_of("[[4,160],[64,10],[4,320],[64],[1]]",
+      op_args("[[4,160],[64,10],[4,320],[64],[1]]",
               R"(["c10::Float4_e2m1fn_x2","c10::Float8_e8m0fnu","c10::BFloat16","int","int"])");
-  CHECK(bytes(run("aiter::fused_dynamic_mxfp4_quant_moe_sort_hip", at2)) == 3240.0);
+  CHECK(bytes(evaluate_forward("aiter::fused_dynamic_mxfp4_quant_moe_sort_hip", at2)) == 3240.0);
   at2.input_strides = parse_json_text("[[160,1],[10,1],[320,1],[1],[1]]");
-  const auto sorted = run("aiter::fused_dynamic_mx_quant_moe_sort_hip", at2);
+  const auto sorted = evaluate_forward("aiter::fused_dynamic_mx_quant_moe_sort_hip", at2);
   REQUIRE(sorted.ok());
   CHECK(flops(sorted) == 2560.0);
   CHECK(model_param(sorted, "stride_input") == "(320, 1)");
   // A missing input is a failed model, never a number.
   CHECK_FALSE(
-      run("aiter::dynamic_per_group_scaled_quant_fp4", args_of("[[4,160]]", "[\"\"]")).ok());
+      evaluate_forward("aiter::dynamic_per_group_scaled_quant_fp4", op_args("[[4,160]]", "[\"\"]"))
+          .ok());
 }

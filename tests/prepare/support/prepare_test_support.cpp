@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "json_text.hpp"
 #include "loupe/core/arch_specs.hpp"
 #include "loupe/core/csv_table.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
@@ -70,6 +71,20 @@ TraceWithTree load_with_report_tree(const std::filesystem::path& path) {
 
 TraceWithTree load_with_report_tree_from_text(std::string json) {
   return with_report_tree(core::trace::load_trace_bytes(std::move(json)));
+}
+
+core::prepare::perf::OpArgs op_args(const char* dims, const char* types,
+                                    const char* step_annotation) {
+  core::prepare::perf::OpArgs args;
+  args.input_dims = core::prepare::parse_json_text(dims);
+  args.input_types = core::prepare::parse_json_text(types);
+  if (step_annotation != nullptr) args.step_annotation = step_annotation;
+  return args;
+}
+
+core::prepare::perf::ModelResult evaluate_forward(std::string_view name,
+                                                  const core::prepare::perf::OpArgs& args) {
+  return core::prepare::perf::evaluate(name, args, core::prepare::perf::Direction::kForward);
 }
 
 std::string model_param(const core::prepare::perf::ModelResult& result, std::string_view key) {

@@ -31,6 +31,14 @@ TraceWithTree load_with_report_tree_from_text(std::string json);
 // A perf model's parameter as str() of its Python value; "<absent>" when it has none.
 std::string model_param(const core::prepare::perf::ModelResult& result, std::string_view key);
 
+// A perf model's inputs from JSON texts of Input Dims and Input type (and a step annotation).
+core::prepare::perf::OpArgs op_args(const char* dims, const char* types,
+                                    const char* step_annotation = nullptr);
+
+// The forward perf model of op `name` on `args`.
+core::prepare::perf::ModelResult evaluate_forward(std::string_view name,
+                                                  const core::prepare::perf::OpArgs& args);
+
 // `text` with every occurrence of `from` replaced by `to`.
 std::string replace_all(std::string text, const std::string& from, const std::string& to);
 
