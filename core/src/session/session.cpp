@@ -162,7 +162,7 @@ Expected<AnalyzeReport> Session::run(const PluginSet& plugins) {
   try {
     return run_analysis(state.model, plugins, state.options.analyze);
   } catch (const PlanError& e) {
-    const fs::path& named = state.prepared || state.input_dir.empty() ? out : state.input_dir;
+    const fs::path& named = state.input_dir.empty() ? out : state.input_dir;
     return Error{ErrorKind::Plan, named.string() + ": " + e.what()};
   }
 }

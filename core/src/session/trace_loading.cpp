@@ -8,13 +8,9 @@ namespace loupe::core::session {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-}  // namespace
 
 Expected<trace::LoadResult> load_trace_file(const fs::path& path, const SessionOptions& options) {
   std::error_code ec;

@@ -2,6 +2,7 @@
 // trace 2's platform.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 
@@ -11,6 +12,9 @@
 #include "loupe/core/trace/json_reader.hpp"
 
 namespace loupe::core::session {
+
+// Wall seconds since `start`, for the session's progress lines.
+double seconds_since(std::chrono::steady_clock::time_point start);
 
 // Loads `path`; an Error (Input) names the file and where the content stopped being usable.
 Expected<trace::LoadResult> load_trace_file(const std::filesystem::path& path,

@@ -14,10 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 bool compat_tracelens(const SessionOptions& options) {
   return options.analyze.compat == Compat::TraceLens;
 }
