@@ -4,11 +4,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 
 #include "cli_runner.hpp"
 #include "loupe/core/renderer.hpp"
 #include "loupe/core/validator.hpp"
 #include "loupe/findings.hpp"
+#include "loupe/findings_json.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -274,4 +276,81 @@ TEST_CASE("the SDK's text helpers always produce text the renderer accepts", "[r
   CHECK(fd::table_cell("a|b") == "a/b");
   CHECK(fd::table_cell("\xC3\xA9\xC3\xA9\xC3\xA9", 2) == "\xC3\xA9\xC3\xA9...");
   CHECK(fd::text_problem("ok\n# no", fd::TextKind::Block) == "a line must not start with '#'");
+}
+
+TEST_CASE("findings::from_json reads back what to_json wrote", "[render][findings_json]") {
+  auto with_ranking = compute_doc(false);
+  with_ranking.recommendations[0].evidence = fd::Evidence::Modeled;
+  with_ranking.recommendations[0].saving_ms = fd::SavingMs{1.25, 2.5, 3.75};
+  with_ranking.recommendations[0].claims.kernels = {7, 9};
+  with_ranking.recommendations[0].claims.op_groups = {42};
+  std::size_t checked = 0;
+  for (const auto& doc : {system_doc(), compute_doc(true), fusion_doc(), with_ranking}) {
+    const std::string text = loupe::dump_python_json(fd::to_json(doc));
+    const fd::ReadResult read = fd::from_json(fd::to_json(doc));
+    INFO(read.error);
+    REQUIRE(read.ok());
+    CHECK(loupe::dump_python_json(fd::to_json(read.document)) == text);
+    // Rendering the typed document and rendering its JSON give the same file.
+    CHECK(loupe::core::render_findings(read.document) == render(doc));
+    ++checked;
+  }
+  CHECK(checked == 4);
+  const fd::ReadResult read = fd::from_json(fd::to_json(with_ranking));
+  REQUIRE(read.document.recommendations.size() == 1);
+  const auto& card = read.document.recommendations[0];
+  CHECK(card.evidence == fd::Evidence::Modeled);
+  REQUIRE(card.saving_ms.has_value());
+  CHECK(card.saving_ms->mid == 2.5);
+  CHECK(card.claims.kernels == std::vector<std::int64_t>{7, 9});
+  CHECK(card.claims.op_groups == std::vector<std::int64_t>{42});
+  CHECK(read.document.details[0].estimate->high.as_double() == 5.0);
+}
+
+TEST_CASE("findings::from_json names the member that breaks the schema", "[render][findings_json]") {
+  const auto error_of = [](const std::function<void(Json&)>& edit) {
+    Json j = fd::to_json(compute_doc(false));
+    edit(j);
+    return fd::from_json(j).error;
+  };
+  CHECK(error_of([](Json&) {}).empty());
+  CHECK(error_of([](Json& j) { j["schema"] = "loupe.findings/0"; }) ==
+        "schema: expected 'loupe.findings/1'");
+  CHECK(error_of([](Json& j) { j["style"] = "pretty"; }) ==
+        "style: must be compute, system or fusion");
+  CHECK(error_of([](Json& j) { j["recommendations"].as_array()[0]["title"] = 3; }) ==
+        "recommendations[0].title: required string is missing");
+  CHECK(error_of([](Json& j) { j["recommendations"].as_array()[0]["impact"]["mid"] = "high"; }) ==
+        "recommendations[0].impact.mid: impact values must be numbers or null");
+  CHECK(error_of([](Json& j) { j["recommendations"].as_array()[0]["impact"]["mid"] = nullptr; }) ==
+        "recommendations[0].impact: impact values mix null and numbers");
+  CHECK(error_of([](Json& j) { j["details"].as_array()[0]["rank"] = -1; }) ==
+        "details[0].rank: must be a non-negative integer");
+  CHECK(error_of([](Json& j) { j["details"] = Json::array(); }) ==
+        "recommendations: recommendations and details must have one entry per finding (1 vs 0)");
+  CHECK(error_of([](Json& j) { j["status"] = "NO_DATA"; }) ==
+        "recommendations: status NO_DATA cannot carry recommendations");
+  CHECK(error_of([](Json& j) {
+          j["details"].as_array()[0]["impact_estimate"]["bullets"].as_array()[0] = 1;
+        }) == "details[0].impact_estimate.bullets[0]: must be a string");
+  Json fusion = fd::to_json(fusion_doc());
+  fusion["recommendations"].as_array()[0]["confidence"] = nullptr;
+  CHECK(fd::from_json(fusion).error ==
+        "recommendations[0].confidence: fusion cards need a confidence level");
+  CHECK(fd::from_json(Json::array()).error == "findings document: must be a JSON object");
+
+  // The members only the host reads to rank are dropped when malformed, not refused.
+  Json lenient = fd::to_json(compute_doc(false));
+  Json& card = lenient["recommendations"].as_array()[0];
+  card["evidence"] = "gut feeling";
+  card["saving_ms"] = Json::object();
+  card["saving_ms"]["low"] = nullptr;
+  card["claims"]["kernels"] = Json::array();
+  card["claims"]["kernels"].push_back("7");
+  card["claims"]["kernels"].push_back(8);
+  const fd::ReadResult read = fd::from_json(lenient);
+  REQUIRE(read.ok());
+  CHECK_FALSE(read.document.recommendations[0].evidence.has_value());
+  CHECK_FALSE(read.document.recommendations[0].saving_ms.has_value());
+  CHECK(read.document.recommendations[0].claims.kernels == std::vector<std::int64_t>{8});
 }

@@ -1,5 +1,6 @@
 #include "loupe/core/renderer.hpp"
 
+#include "loupe/core/json_convert.hpp"
 #include "loupe/core/json_guards.hpp"
 #include "loupe/layout.hpp"
 
@@ -13,50 +14,37 @@ namespace loupe::core {
 
 namespace {
 
-using rapidjson::Value;
+namespace fd = findings;
 
-// ---- access helpers with schema errors -----------------------------------------------------
+// ---- access helpers with schema errors (blocks are kept as JSON in the typed document) -------
 std::string context_join(const std::string& where, const char* key) {
   return where.empty() ? key : where + "." + key;
 }
 
-const Value* member(const Value& obj, const char* key) {
-  if (!obj.IsObject()) return nullptr;
-  const auto it = obj.FindMember(key);
-  return it == obj.MemberEnd() ? nullptr : &it->value;
-}
-
-std::string required_string(const Value& obj, const char* key, const std::string& where) {
-  const Value* v = member(obj, key);
-  if (v == nullptr || !v->IsString()) {
+std::string required_string(const Json& obj, const char* key, const std::string& where) {
+  const Json* v = obj.find(key);
+  if (v == nullptr || !v->is_string()) {
     throw RenderError(context_join(where, key) + ": required string is missing");
   }
-  return {v->GetString(), v->GetStringLength()};
+  return v->as_string();
 }
 
-std::string optional_string(const Value& obj, const char* key, const std::string& where) {
-  const Value* v = member(obj, key);
-  if (v == nullptr || v->IsNull()) return {};
-  if (!v->IsString()) throw RenderError(context_join(where, key) + ": must be a string");
-  return {v->GetString(), v->GetStringLength()};
-}
-
-const Value& required_array(const Value& obj, const char* key, const std::string& where) {
-  const Value* v = member(obj, key);
-  if (v == nullptr || !v->IsArray()) {
+const Json::Array& required_array(const Json& obj, const char* key, const std::string& where) {
+  const Json* v = obj.find(key);
+  if (v == nullptr || !v->is_array()) {
     throw RenderError(context_join(where, key) + ": required array is missing");
   }
-  return *v;
+  return v->as_array();
 }
 
 // ---- text safety: free text must not create structure the validator would misread ---------
 // The SDK's text rules (findings::text_problem) are the only ones: what inline_text() and
 // table_cell() produce always passes here.
-void check_text(std::string_view text, const std::string& where, findings::TextKind kind) {
-  if (auto problem = findings::text_problem(text, kind)) throw RenderError(where + ": " + *problem);
+void check_text(std::string_view text, const std::string& where, fd::TextKind kind) {
+  if (auto problem = fd::text_problem(text, kind)) throw RenderError(where + ": " + *problem);
 }
 void check_free_text(std::string_view text, const std::string& where, bool one_line) {
-  check_text(text, where, one_line ? findings::TextKind::Line : findings::TextKind::Block);
+  check_text(text, where, one_line ? fd::TextKind::Line : fd::TextKind::Block);
 }
 
 // True when the text would match the validator's P-heading pattern after "### ".
@@ -72,59 +60,60 @@ bool looks_like_p_heading(std::string_view text) {
 }
 
 // ---- numbers ------------------------------------------------------------------------------
-// A marker value: the JSON number spelled like Python prints it, or "null".
-std::string marker_value(const Value* v, const std::string& where) {
-  if (v == nullptr || v->IsNull()) return "null";
-  if (v->IsInt64()) return std::to_string(v->GetInt64());
-  if (v->IsUint64()) return std::to_string(v->GetUint64());
-  if (v->IsNumber()) return py::float_repr(v->GetDouble());
-  throw RenderError(where + ": impact values must be numbers or null");
-}
-
-void check_null_consistency(const std::vector<std::string>& values, const std::string& where) {
-  size_t nulls = 0;
-  for (const auto& v : values) nulls += v == "null" ? 1 : 0;
-  if (nulls != 0 && nulls != values.size()) {
-    throw RenderError(where + ": impact values mix null and numbers");
-  }
+// A marker value: the JSON number spelled like Python prints it, or "null" (findings::from_json
+// has checked that each is a number or null).
+std::string marker_value(const Json& v) {
+  if (v.is_int()) return std::to_string(v.as_int());
+  if (v.is_number()) return py::float_repr(v.as_double());
+  return "null";
 }
 
 // ---- blocks -------------------------------------------------------------------------------
-void render_table(std::string& out, const Value& block, const std::string& where) {
-  const Value& columns = required_array(block, "columns", where);
-  const Value& rows = required_array(block, "rows", where);
-  if (columns.Empty()) throw RenderError(where + ".columns: a table needs at least one column");
-  auto cell_text = [&](const Value& cell, const std::string& cell_where) {
-    if (!cell.IsString()) throw RenderError(cell_where + ": table cells must be strings");
-    std::string text(cell.GetString(), cell.GetStringLength());
-    check_text(text, cell_where, findings::TextKind::Cell);
-    return text;
+void render_table(std::string& out, const Json& block, const std::string& where) {
+  const Json::Array& columns = required_array(block, "columns", where);
+  const Json::Array& rows = required_array(block, "rows", where);
+  if (columns.empty()) throw RenderError(where + ".columns: a table needs at least one column");
+  auto cell_text = [&](const Json& cell, const std::string& cell_where) {
+    if (!cell.is_string()) throw RenderError(cell_where + ": table cells must be strings");
+    check_text(cell.as_string(), cell_where, fd::TextKind::Cell);
+    return cell.as_string();
   };
   out += "|";
-  for (rapidjson::SizeType c = 0; c < columns.Size(); ++c) {
+  for (size_t c = 0; c < columns.size(); ++c) {
     // Appended piecewise: `"literal" + std::string` trips GCC 12's -Wrestrict false positive.
     out += ' ';
     out += cell_text(columns[c], where + ".columns[" + std::to_string(c) + "]");
     out += " |";
   }
   out += "\n|";
-  for (rapidjson::SizeType c = 0; c < columns.Size(); ++c) out += "---|";
+  for (size_t c = 0; c < columns.size(); ++c) out += "---|";
   out += "\n";
-  for (rapidjson::SizeType r = 0; r < rows.Size(); ++r) {
+  for (size_t r = 0; r < rows.size(); ++r) {
     const std::string row_where = where + ".rows[" + std::to_string(r) + "]";
-    if (!rows[r].IsArray() || rows[r].Size() != columns.Size()) {
+    if (!rows[r].is_array() || rows[r].size() != columns.size()) {
       throw RenderError(row_where + ": must be an array with one cell per column");
     }
     out += "|";
-    for (rapidjson::SizeType c = 0; c < rows[r].Size(); ++c) {
-      const std::string text = cell_text(rows[r][c], row_where + "[" + std::to_string(c) + "]");
+    const Json::Array& cells = rows[r].as_array();
+    for (size_t c = 0; c < cells.size(); ++c) {
+      const std::string text = cell_text(cells[c], row_where + "[" + std::to_string(c) + "]");
       out += text.empty() ? " |" : " " + text + " |";
     }
     out += "\n";
   }
 }
 
-void render_block(std::string& out, const Value& block, const std::string& where) {
+void render_string_items(std::string& out, const Json::Array& items, const std::string& where,
+                         const char* prefix) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string item_where = where + "[" + std::to_string(i) + "]";
+    if (!items[i].is_string()) throw RenderError(item_where + ": must be a string");
+    check_free_text(items[i].as_string(), item_where, true);
+    out += prefix + items[i].as_string() + "\n";
+  }
+}
+
+void render_block(std::string& out, const Json& block, const std::string& where) {
   const std::string type = required_string(block, "type", where);
   if (type == "paragraph") {
     const std::string text = required_string(block, "text", where);
@@ -142,29 +131,16 @@ void render_block(std::string& out, const Value& block, const std::string& where
     }
     out += "### " + text + "\n";
   } else if (type == "bullets") {
-    const Value& items = required_array(block, "items", where);
-    for (rapidjson::SizeType i = 0; i < items.Size(); ++i) {
-      const std::string item_where = where + ".items[" + std::to_string(i) + "]";
-      if (!items[i].IsString()) throw RenderError(item_where + ": must be a string");
-      const std::string text(items[i].GetString(), items[i].GetStringLength());
-      check_free_text(text, item_where, true);
-      out += "- " + text + "\n";
-    }
+    render_string_items(out, required_array(block, "items", where), where + ".items", "- ");
   } else if (type == "numbered") {
-    const Value& items = required_array(block, "items", where);
-    for (rapidjson::SizeType i = 0; i < items.Size(); ++i) {
+    const Json::Array& items = required_array(block, "items", where);
+    for (size_t i = 0; i < items.size(); ++i) {
       const std::string item_where = where + ".items[" + std::to_string(i) + "]";
       const std::string text = required_string(items[i], "text", item_where);
       check_free_text(text, item_where + ".text", true);
       out += std::to_string(i + 1) + ". " + text + "\n";
-      if (const Value* sub = member(items[i], "bullets"); sub != nullptr && sub->IsArray()) {
-        for (rapidjson::SizeType k = 0; k < sub->Size(); ++k) {
-          const std::string sub_where = item_where + ".bullets[" + std::to_string(k) + "]";
-          if (!(*sub)[k].IsString()) throw RenderError(sub_where + ": must be a string");
-          const std::string sub_text((*sub)[k].GetString(), (*sub)[k].GetStringLength());
-          check_free_text(sub_text, sub_where, true);
-          out += "   - " + sub_text + "\n";
-        }
+      if (const Json* sub = items[i].find("bullets"); sub != nullptr && sub->is_array()) {
+        render_string_items(out, sub->as_array(), item_where + ".bullets", "   - ");
       }
     }
   } else if (type == "table") {
@@ -174,17 +150,18 @@ void render_block(std::string& out, const Value& block, const std::string& where
   }
 }
 
-void render_blocks(std::string& out, const Value& blocks, const std::string& where) {
-  for (rapidjson::SizeType i = 0; i < blocks.Size(); ++i) {
+void render_blocks(std::string& out, const std::vector<Json>& blocks, const std::string& where) {
+  for (size_t i = 0; i < blocks.size(); ++i) {
     out += "\n";
     render_block(out, blocks[i], where + "[" + std::to_string(i) + "]");
   }
 }
 
-void render_sections(std::string& out, const Value& sections, const std::string& where) {
-  for (rapidjson::SizeType i = 0; i < sections.Size(); ++i) {
+void render_sections(std::string& out, const std::vector<fd::Section>& sections,
+                     const std::string& where) {
+  for (size_t i = 0; i < sections.size(); ++i) {
     const std::string section_where = where + "[" + std::to_string(i) + "]";
-    const std::string heading = required_string(sections[i], "heading", section_where);
+    const std::string& heading = sections[i].heading;
     check_free_text(heading, section_where + ".heading", true);
     if (heading == "Recommendations" || heading == "Detailed Analysis") {
       std::string message = section_where;
@@ -192,144 +169,111 @@ void render_sections(std::string& out, const Value& sections, const std::string&
       throw RenderError(message);
     }
     out += "\n## " + heading + "\n";
-    render_blocks(out, required_array(sections[i], "blocks", section_where),
-                  section_where + ".blocks");
+    render_blocks(out, sections[i].blocks, section_where + ".blocks");
   }
 }
 
 // ---- cards ------------------------------------------------------------------------------
-std::string fusion_icon(const Value& card, const std::string& where) {
-  const Value* confidence = member(card, "confidence");
-  if (confidence == nullptr || confidence->IsNull()) {
-    throw RenderError(where + ".confidence: fusion cards need a confidence level");
-  }
-  const std::string level = required_string(*confidence, "level", where + ".confidence");
+// The heading icon of a fusion card (findings::from_json has checked the level).
+std::string fusion_icon(const fd::Recommendation& card, const std::string& where) {
+  const std::string level = card.confidence ? card.confidence->level : "";
   if (level == "High" || level == "high") return "\xF0\x9F\x94\xB4 ";      // U+1F534
   if (level == "Medium" || level == "medium") return "\xF0\x9F\x9F\xA1 ";  // U+1F7E1
   if (level == "Low" || level == "low") return "\xF0\x9F\x9F\xA2 ";        // U+1F7E2
   throw RenderError(where + ".confidence.level: must be High, Medium or Low");
 }
 
-void render_card(std::string& out, const Value& card, size_t number, const std::string& style,
+void render_card(std::string& out, const fd::Recommendation& card, size_t number, fd::Style style,
                  const std::string& where) {
-  const std::string title = required_string(card, "title", where);
-  check_free_text(title, where + ".title", true);
-  const std::string library = optional_string(card, "library", where);
+  check_free_text(card.title, where + ".title", true);
+  const std::string library = card.library.value_or("");
   check_free_text(library, where + ".library", true);
-  const std::string icon = style == "fusion" ? fusion_icon(card, where) : "";
-  out += "\n### " + icon + "P" + std::to_string(number) + ": " + title;
+  const std::string icon = style == fd::Style::Fusion ? fusion_icon(card, where) : "";
+  out += "\n### " + icon + "P" + std::to_string(number) + ": " + card.title;
   if (!library.empty() && library != "Unknown") out += " (" + library + ")";
   out += "\n";
 
-  const std::string insight = required_string(card, "insight", where);
-  const std::string action = required_string(card, "action", where);
-  check_free_text(insight, where + ".insight", true);
-  check_free_text(action, where + ".action", true);
-  out += "**Insight**: " + insight + "\n";
-  out += "**Action**: " + action + "\n";
+  check_free_text(card.insight, where + ".insight", true);
+  check_free_text(card.action, where + ".action", true);
+  out += "**Insight**: " + card.insight + "\n";
+  out += "**Action**: " + card.action + "\n";
 
-  const Value* impact = member(card, "impact");
-  if (impact == nullptr || impact->IsNull()) {
+  if (!card.impact) {
     out += "<!-- impact-begin kind=p_item low=null mid=null high=null -->\n";
     out += "**Impact**: Not quantifiable from trace data\n";
   } else {
-    const std::string impact_where = where + ".impact";
-    const std::vector<std::string> values = {
-        marker_value(member(*impact, "low"), impact_where + ".low"),
-        marker_value(member(*impact, "mid"), impact_where + ".mid"),
-        marker_value(member(*impact, "high"), impact_where + ".high")};
-    check_null_consistency(values, impact_where);
-    const std::string text = required_string(*impact, "text", impact_where);
-    check_free_text(text, impact_where + ".text", true);
-    out += "<!-- impact-begin kind=p_item low=" + values[0] + " mid=" + values[1] +
-           " high=" + values[2] + " -->\n";
-    out += "**Impact**: " + text + "\n";
+    check_free_text(card.impact->text, where + ".impact.text", true);
+    out += "<!-- impact-begin kind=p_item low=" + marker_value(card.impact->low) +
+           " mid=" + marker_value(card.impact->mid) + " high=" + marker_value(card.impact->high) +
+           " -->\n";
+    out += "**Impact**: " + card.impact->text + "\n";
   }
   out += "<!-- impact-end -->\n";
 
-  const std::string warning = optional_string(card, "warning", where);
-  if (!warning.empty()) {
-    check_free_text(warning, where + ".warning", true);
-    out += "> **Warning \xE2\x80\x94 estimated:** " + warning + "\n";
+  if (card.warning && !card.warning->empty()) {
+    check_free_text(*card.warning, where + ".warning", true);
+    out += "> **Warning \xE2\x80\x94 estimated:** " + *card.warning + "\n";
   }
-  if (const Value* confidence = member(card, "confidence");
-      confidence != nullptr && !confidence->IsNull()) {
-    const std::string level = required_string(*confidence, "level", where + ".confidence");
-    const std::string reason = optional_string(*confidence, "reason", where + ".confidence");
+  if (card.confidence) {
+    const std::string& reason = card.confidence->reason;
     check_free_text(reason, where + ".confidence.reason", true);
-    out += "**Confidence**: " + level + (reason.empty() ? "" : " -- " + reason) + "\n";
+    out += "**Confidence**: " + card.confidence->level + (reason.empty() ? "" : " -- " + reason) +
+           "\n";
   }
 }
 
-bool has_table(const Value& blocks) {
-  for (const auto& b : blocks.GetArray()) {
-    const Value* type = member(b, "type");
-    if (type != nullptr && type->IsString() && std::string_view(type->GetString()) == "table") {
-      return true;
-    }
+bool has_table(const std::vector<Json>& blocks) {
+  for (const auto& b : blocks) {
+    const Json* type = b.find("type");
+    if (type != nullptr && type->is_string() && type->as_string() == "table") return true;
   }
   return false;
 }
 
-void render_detail(std::string& out, const Value& detail, size_t number, const std::string& style,
+void render_detail(std::string& out, const fd::Detail& detail, size_t number, fd::Style style,
                    const std::string& where) {
-  const Value* rank = member(detail, "rank");
-  if (rank == nullptr || !rank->IsInt64() || rank->GetInt64() < 0) {
-    throw RenderError(where + ".rank: must be a non-negative integer");
-  }
-  const std::string title = required_string(detail, "title", where);
-  check_free_text(title, where + ".title", true);
-  out += "\n<!-- reasoning-candidate tier=" + style + " rank=" + std::to_string(rank->GetInt64()) +
-         " -->\n";
+  if (detail.rank < 0) throw RenderError(where + ".rank: must be a non-negative integer");
+  check_free_text(detail.title, where + ".title", true);
+  const char* style_name = fd::to_string(style);
+  out += "\n<!-- reasoning-candidate tier=" + std::string(style_name) +
+         " rank=" + std::to_string(detail.rank) + " -->\n";
   out += "#### ";
-  if (style != "fusion") {
+  if (style != fd::Style::Fusion) {
     out += 'P';
     out += std::to_string(number);
     out += ": ";
   }
-  out += title + "\n";
+  out += detail.title + "\n";
 
-  const std::string identification = required_string(detail, "identification", where);
-  check_free_text(identification, where + ".identification", true);
-  out += "**Identification:** " + identification + "\n";
+  check_free_text(detail.identification, where + ".identification", true);
+  out += "**Identification:** " + detail.identification + "\n";
 
-  const Value& data = required_array(detail, "data", where);
-  if (style == "compute" && !has_table(data)) {
+  if (style == fd::Style::Compute && !has_table(detail.data)) {
     throw RenderError(where + ".data: compute blocks need the operations table");
   }
   out += "\n**Data:**\n";
-  render_blocks(out, data, where + ".data");
+  render_blocks(out, detail.data, where + ".data");
 
-  const std::string reasoning = optional_string(detail, "reasoning", where);
-  if (!reasoning.empty()) {
-    check_free_text(reasoning, where + ".reasoning", true);
-    out += "\n**Reasoning for Slowdown:** " + reasoning + "\n";
+  if (detail.reasoning && !detail.reasoning->empty()) {
+    check_free_text(*detail.reasoning, where + ".reasoning", true);
+    out += "\n**Reasoning for Slowdown:** " + *detail.reasoning + "\n";
   }
-  const std::string resolution = optional_string(detail, "resolution", where);
-  if (!resolution.empty()) {
-    check_free_text(resolution, where + ".resolution", true);
-    out += "\n**Resolution:** " + resolution + "\n";
+  if (detail.resolution && !detail.resolution->empty()) {
+    check_free_text(*detail.resolution, where + ".resolution", true);
+    out += "\n**Resolution:** " + *detail.resolution + "\n";
   }
 
-  const Value* estimate = member(detail, "impact_estimate");
-  if (estimate == nullptr || estimate->IsNull()) {
+  if (!detail.estimate) {
     out += "\n**Impact estimate:** Impact estimate is not quantifiable from trace data.\n";
     return;
   }
   const std::string estimate_where = where + ".impact_estimate";
-  const std::vector<std::string> values = {
-      marker_value(member(*estimate, "low"), estimate_where + ".low"),
-      marker_value(member(*estimate, "high"), estimate_where + ".high")};
-  check_null_consistency(values, estimate_where);
   out += "\n**Impact estimate:**\n";
-  out +=
-      "<!-- impact-begin kind=detail_estimate low=" + values[0] + " high=" + values[1] + " -->\n";
-  const Value& bullets = required_array(*estimate, "bullets", estimate_where);
-  for (rapidjson::SizeType i = 0; i < bullets.Size(); ++i) {
-    const std::string bullet_where = estimate_where + ".bullets[" + std::to_string(i) + "]";
-    if (!bullets[i].IsString()) throw RenderError(bullet_where + ": must be a string");
-    const std::string text(bullets[i].GetString(), bullets[i].GetStringLength());
-    check_free_text(text, bullet_where, true);
+  out += "<!-- impact-begin kind=detail_estimate low=" + marker_value(detail.estimate->low) +
+         " high=" + marker_value(detail.estimate->high) + " -->\n";
+  for (size_t i = 0; i < detail.estimate->bullets.size(); ++i) {
+    const std::string& text = detail.estimate->bullets[i];
+    check_free_text(text, estimate_where + ".bullets[" + std::to_string(i) + "]", true);
     out += "- " + text + "\n";
   }
   out += "<!-- impact-end -->\n";
@@ -341,77 +285,65 @@ std::string findings_relative_path(std::string_view style, std::string_view cate
   return layout::findings_path(style == "compute", category);
 }
 
-std::string render_findings(const Value& doc) {
-  if (!doc.IsObject()) throw RenderError("findings document must be a JSON object");
-  if (required_string(doc, "schema", "") != "loupe.findings/1") {
-    throw RenderError("schema: expected 'loupe.findings/1'");
-  }
-  const std::string style = required_string(doc, "style", "");
-  if (style != "compute" && style != "system" && style != "fusion") {
-    throw RenderError("style: must be compute, system or fusion");
-  }
-  const std::string status = required_string(doc, "status", "");
-  if (status != "OK" && status != "NO_DATA" && status != "ERROR") {
-    throw RenderError("status: must be OK, NO_DATA or ERROR");
-  }
-  const std::string category = required_string(doc, "category", "");
-  const std::string title = required_string(doc, "title", "");
-  check_free_text(title, "title", true);
-  const std::string message = optional_string(doc, "message", "");
-  check_free_text(message, "message", true);
-
-  const Value& recommendations = required_array(doc, "recommendations", "");
-  const Value& details = required_array(doc, "details", "");
-  if (recommendations.Size() != details.Size()) {
+std::string render_findings(const findings::Document& doc) {
+  // Documents built in memory get the same shape checks as those read from JSON.
+  if (doc.recommendations.size() != doc.details.size()) {
     throw RenderError("recommendations and details must have one entry per finding (" +
-                      std::to_string(recommendations.Size()) + " vs " +
-                      std::to_string(details.Size()) + ")");
+                      std::to_string(doc.recommendations.size()) + " vs " +
+                      std::to_string(doc.details.size()) + ")");
   }
-  if (status != "OK" && !recommendations.Empty()) {
+  const std::string status = fd::to_string(doc.status);
+  if (doc.status != fd::Status::Ok && !doc.recommendations.empty()) {
     throw RenderError("status " + status + " cannot carry recommendations");
   }
+  check_free_text(doc.title, "title", true);
+  check_free_text(doc.message, "message", true);
 
-  std::string out = "# " + title + "\n";
-  if (status != "OK") {
+  std::string out = "# " + doc.title + "\n";
+  if (doc.status != fd::Status::Ok) {
     out += "\n**Status**: " + status + "\n";
-    if (!message.empty())
-      out += (status == "ERROR" ? "**Error**: " : "**Reason**: ") + message + "\n";
+    if (!doc.message.empty()) {
+      out += (doc.status == fd::Status::Error ? "**Error**: " : "**Reason**: ") + doc.message + "\n";
+    }
   }
-  render_sections(out, required_array(doc, "sections", ""), "sections");
+  render_sections(out, doc.sections, "sections");
 
   out += "\n## Recommendations\n";
-  if (recommendations.Empty()) {
+  if (doc.recommendations.empty()) {
     out += "\nNo recommendations for this category.\n";
   }
-  for (rapidjson::SizeType i = 0; i < recommendations.Size(); ++i) {
-    render_card(out, recommendations[i], i + 1, style,
+  for (size_t i = 0; i < doc.recommendations.size(); ++i) {
+    render_card(out, doc.recommendations[i], i + 1, doc.style,
                 "recommendations[" + std::to_string(i) + "]");
   }
   out += "\n## Detailed Analysis\n";
-  if (details.Empty()) {
+  if (doc.details.empty()) {
     out += "\nNo detailed analysis for this category.\n";
   }
-  for (rapidjson::SizeType i = 0; i < details.Size(); ++i) {
-    render_detail(out, details[i], i + 1, style, "details[" + std::to_string(i) + "]");
+  for (size_t i = 0; i < doc.details.size(); ++i) {
+    render_detail(out, doc.details[i], i + 1, doc.style, "details[" + std::to_string(i) + "]");
   }
-  if (const Value* trailing = member(doc, "trailing_sections");
-      trailing != nullptr && trailing->IsArray()) {
-    render_sections(out, *trailing, "trailing_sections");
-  }
+  render_sections(out, doc.trailing_sections, "trailing_sections");
   return out;
 }
 
-std::string render_findings_json(std::string_view json_text) {
+findings::ReadResult read_findings_json(std::string_view json_text) {
+  findings::ReadResult result;
   rapidjson::Document doc;
   if (const auto error = parse_json_exact(doc, json_text)) {
-    if (error->too_deep) {
-      throw RenderError("findings document nests deeper than " + std::to_string(kMaxJsonDepth) +
-                        " levels");
-    }
-    throw RenderError("findings document is not valid JSON (byte " + std::to_string(error->offset) +
-                      ")");
+    result.error = error->too_deep ? "findings document nests deeper than " +
+                                         std::to_string(kMaxJsonDepth) + " levels"
+                                   : "findings document is not valid JSON (byte " +
+                                         std::to_string(error->offset) + ")";
+    return result;
   }
-  return render_findings(doc);
+  return findings::from_json(to_owned_json(doc));
+}
+
+std::string render_findings_json(std::string_view json_text) {
+  const findings::ReadResult read = read_findings_json(json_text);
+  if (!read.ok()) throw RenderError(read.error);
+  return render_findings(read.document);
 }
 
 }  // namespace loupe::core

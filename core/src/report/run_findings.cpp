@@ -92,21 +92,21 @@ struct Entry {
 
 // A card's stated saving in ms: its own `saving_ms` when sane, else its impact percentages of the
 // run's time (plugins that state only percentages, and compat mode).
-std::optional<ledger::Saving> stated_saving(const rapidjson::Value& card,
+std::optional<ledger::Saving> stated_saving(const findings::Recommendation& card,
                                             std::optional<double> baseline_ms) {
-  if (const auto* s = member(&card, "saving_ms"); s != nullptr && s->IsObject()) {
-    const auto low = number(member(s, "low"));
-    const auto mid = number(member(s, "mid"));
-    const auto high = number(member(s, "high"));
-    if (low && mid && high && std::isfinite(*high) && *low >= 0 && *low <= *mid && *mid <= *high) {
-      return ledger::Saving{*low, *mid, *high};
-    }
+  if (const auto& s = card.saving_ms; s && std::isfinite(s->high) && s->low >= 0 &&
+                                      s->low <= s->mid && s->mid <= s->high) {
+    return ledger::Saving{s->low, s->mid, s->high};
   }
-  const auto* impact = member(&card, "impact");
-  const auto low = number(member(impact, "low"));
-  const auto mid = number(member(impact, "mid"));
-  const auto high = number(member(impact, "high"));
-  if (!low || !mid || !high || !baseline_ms || !std::isfinite(*high)) return std::nullopt;
+  if (!card.impact || !baseline_ms) return std::nullopt;
+  const auto percent = [](const Json& v) -> std::optional<double> {
+    if (!v.is_number() || v.as_double() != v.as_double()) return std::nullopt;
+    return v.as_double();
+  };
+  const auto low = percent(card.impact->low);
+  const auto mid = percent(card.impact->mid);
+  const auto high = percent(card.impact->high);
+  if (!low || !mid || !high || !std::isfinite(*high)) return std::nullopt;
   ledger::Saving s{*low / 100.0 * *baseline_ms, *mid / 100.0 * *baseline_ms,
                    *high / 100.0 * *baseline_ms};
   s.low = std::max(0.0, s.low);
@@ -115,29 +115,20 @@ std::optional<ledger::Saving> stated_saving(const rapidjson::Value& card,
   return s;
 }
 
-findings::Evidence evidence_of(const rapidjson::Value& card, const rapidjson::Value* cf) {
-  if (const auto e = findings::evidence_from_string(text(member(&card, "evidence")))) return *e;
+findings::Evidence evidence_of(const findings::Recommendation& card, const rapidjson::Value* cf) {
+  if (card.evidence) return *card.evidence;
   const std::string method = text(member(cf, "estimate_method"));
   if (method == "quantified") return findings::Evidence::Modeled;
   return findings::Evidence::Heuristic;  // nothing says how the number was obtained
 }
 
 // The GPU ops a card claims: its own kernel uids and the GPU ops of its op groups.
-std::vector<std::int64_t> claimed_kernels(const rapidjson::Value& card,
+std::vector<std::int64_t> claimed_kernels(const findings::Recommendation& card,
                                           const report::GpuOpIndex& ops) {
-  std::vector<std::int64_t> out;
-  const auto* claims = member(&card, "claims");
-  if (const auto* k = member(claims, "kernels"); k != nullptr && k->IsArray()) {
-    for (const auto& v : k->GetArray()) {
-      if (v.IsInt64()) out.push_back(v.GetInt64());
-    }
-  }
-  if (const auto* g = member(claims, "op_groups"); g != nullptr && g->IsArray()) {
-    for (const auto& v : g->GetArray()) {
-      if (!v.IsInt64()) continue;
-      const auto group = ops.group(v.GetInt64());
-      out.insert(out.end(), group.begin(), group.end());
-    }
+  std::vector<std::int64_t> out = card.claims.kernels;
+  for (const auto g : card.claims.op_groups) {
+    const auto group = ops.group(g);
+    out.insert(out.end(), group.begin(), group.end());
   }
   return out;
 }
@@ -157,19 +148,18 @@ struct Coverage {
 void add_category(const Model& model, const PluginOutcome& plugin, const CategoryOutcome& c,
                   std::optional<double> baseline_ms, const report::GpuOpIndex& gpu_ops,
                   bool default_mode, std::vector<Entry>& out, Coverage& coverage) {
-  const auto* recs = member(c.findings_document.get(), "recommendations");
-  if (recs == nullptr || !recs->IsArray()) return;
+  const auto& recs = c.findings_document->recommendations;
   const auto* metrics = model.document(c.metrics_path);
   const auto* category_findings = member(metrics, "category_findings");
   const bool compute = plugin.plugin->tier == Tier::Compute;
   std::map<std::string, int> identities_seen;  // cards whose identity repeats get an ordinal
-  for (rapidjson::SizeType i = 0; i < recs->Size(); ++i) {
-    const auto& rec = (*recs)[i];
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    const findings::Recommendation& rec = recs[i];
     // Compute-tier cards follow category_findings[] one to one (docs/findings-schema.md).
     const rapidjson::Value* cf = nullptr;
     if (compute && category_findings != nullptr && category_findings->IsArray() &&
         i < category_findings->Size()) {
-      cf = &(*category_findings)[i];
+      cf = &(*category_findings)[static_cast<rapidjson::SizeType>(i)];
     }
     Json ops = Json::array();
     std::vector<std::string> names;
@@ -201,7 +191,7 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
       identity = text(member(cf, "library"));
       for (const auto& n : sorted) identity += "|" + n;
     } else {
-      identity = without_digits(text(member(&rec, "title")));
+      identity = without_digits(rec.title);
     }
     if (const int n = ++identities_seen[identity]; n > 1) identity += "#" + std::to_string(n);
     for (const auto& n : names) ops.push_back(n);
@@ -223,14 +213,13 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     if (contributed) f["role"] = to_string(c.role);
     f["priority"] = nullptr;  // set after ranking
     f["category_rank"] = static_cast<long long>(i + 1);
-    f["title"] = text(member(&rec, "title"));
-    const std::string library = text(member(&rec, "library"));
-    f["library"] = library.empty() ? Json() : Json(library);
+    f["title"] = rec.title;
+    f["library"] = rec.library && !rec.library->empty() ? Json(*rec.library) : Json();
     f["operations"] = std::move(ops);
     f["bound_type"] = cf == nullptr ? Json() : Json(text(member(cf, "bound_type")));
     f["estimate_method"] = cf == nullptr ? Json() : Json(text(member(cf, "estimate_method")));
-    f["insight"] = text(member(&rec, "insight"));
-    f["action"] = text(member(&rec, "action"));
+    f["insight"] = rec.insight;
+    f["action"] = rec.action;
     Json files = Json::array();
     files.push_back(c.metrics_path);
     files.push_back(c.findings_path);

@@ -149,12 +149,7 @@ AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport&
       rc.contributing = c.role == CategoryRole::Contributing;
       rc.plugin = plugin.plugin->name;
       rc.plugin_version = plugin.plugin->version;
-      if (c.findings_document && c.findings_document->IsObject()) {
-        const auto style = c.findings_document->FindMember("style");
-        if (style != c.findings_document->MemberEnd() && style->value.IsString()) {
-          rc.style = style->value.GetString();
-        }
-      }
+      if (c.findings_document) rc.style = findings::to_string(c.findings_document->style);
       if (c.status == findings::Status::Ok && !c.findings_path.empty()) {
         rc.markdown = read_text(output_dir / c.findings_path);
       }

@@ -7,10 +7,12 @@
 
 #include "findings_header.hpp"
 #include "loupe/core/atomic_file.hpp"
+#include "loupe/core/json_convert.hpp"
 #include "loupe/core/renderer.hpp"
 #include "loupe/core/text_escape.hpp"
 #include "loupe/core/validator.hpp"
 #include "loupe/findings.hpp"
+#include "loupe/findings_json.hpp"
 #include "loupe/json_value.hpp"
 #include "loupe/layout.hpp"
 #include "loupe/text.hpp"
@@ -83,19 +85,16 @@ ValidationResult validate_rendered(const std::string& markdown, const FinalizeOp
 // A card's impact is a share of the end-to-end time, in percent: each of low, mid and high that
 // is a number must be finite and within [0, 100] (docs/plugin-abi.md, "Limits"). Not checked
 // in --compat tracelens runs, whose documents repeat TraceLens's numbers as they are.
-std::string impact_problem(const rapidjson::Value& findings_doc) {
-  const auto cards = findings_doc.FindMember("recommendations");
-  if (cards == findings_doc.MemberEnd() || !cards->value.IsArray()) return {};
+std::string impact_problem(const findings::Document& doc) {
   std::size_t index = 0;
-  for (const auto& card : cards->value.GetArray()) {
+  for (const auto& card : doc.recommendations) {
     ++index;
-    if (!card.IsObject()) continue;
-    const auto impact = card.FindMember("impact");
-    if (impact == card.MemberEnd() || !impact->value.IsObject()) continue;
-    for (const char* key : {"low", "mid", "high"}) {
-      const auto it = impact->value.FindMember(key);
-      if (it == impact->value.MemberEnd() || !it->value.IsNumber()) continue;
-      const double v = it->value.GetDouble();
+    if (!card.impact) continue;
+    for (const auto& [key, value] : {std::pair{"low", &card.impact->low},
+                                     std::pair{"mid", &card.impact->mid},
+                                     std::pair{"high", &card.impact->high}}) {
+      if (!value->is_number()) continue;
+      const double v = value->as_double();
       if (!std::isfinite(v) || v < 0.0 || v > 100.0) {
         return "card " + std::to_string(index) + " claims an impact (" + key + ") of " +
                (std::isfinite(v) ? fmt::format("{}", v) : std::string("a non-finite number")) +
@@ -106,9 +105,16 @@ std::string impact_problem(const rapidjson::Value& findings_doc) {
   return {};
 }
 
-std::size_t count_cards(const rapidjson::Value& findings_doc) {
-  const auto it = findings_doc.FindMember("recommendations");
-  return it != findings_doc.MemberEnd() && it->value.IsArray() ? it->value.Size() : 0;
+// The plugin's findings document, read once into its typed form (with the model's JSON rules:
+// full precision, NaN as Python writes it).
+findings::ReadResult read_plugin_findings(const std::string& text) {
+  findings::ReadResult read;
+  const auto parsed = parse(text);
+  if (!parsed) {
+    read.error = "the findings document does not parse";
+    return read;
+  }
+  return findings::from_json(to_owned_json(*parsed));
 }
 
 std::string metrics_relative_path(const std::string& stem) { return layout::metrics_path(stem); }
@@ -150,28 +156,33 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
 
   // The plugin's documents, parsed once.
   std::shared_ptr<const rapidjson::Document> metrics;
-  std::shared_ptr<const rapidjson::Document> findings_doc;
-  FindingsHeader header;
   if (result.output.metrics_json) metrics = parse(*result.output.metrics_json);
-  if (result.output.findings_json) findings_doc = parse(*result.output.findings_json);
+  findings::ReadResult read;
+  if (result.output.findings_json) {
+    read = read_plugin_findings(*result.output.findings_json);
+  } else {
+    read.error = "no findings document";
+  }
   const std::string header_problem =
-      findings_doc ? read_findings_header(*findings_doc, category, plugin.tier, header)
-                   : std::string("the findings document does not parse");
+      read.ok() ? findings_header_problem(read.document, category, plugin.tier) : read.error;
   if (failure.empty()) {
-    if (!metrics || !findings_doc) {
+    if (!metrics || !result.output.findings_json) {
       failure = "plugin '" + plugin.name + "' emitted a document that does not parse";
+    } else if (!read.ok()) {
+      failure = "plugin '" + plugin.name + "': findings could not be read: " + read.error;
     } else if (!header_problem.empty()) {
       failure = "plugin '" + plugin.name + "': " + header_problem;
     } else if (std::string bad = metrics_category_problem(*metrics, category); !bad.empty()) {
       failure = "plugin '" + plugin.name + "': " + bad;
     } else if (std::string claim = options.compat == Compat::TraceLens
                                        ? std::string()
-                                       : impact_problem(*findings_doc);
+                                       : impact_problem(read.document);
                !claim.empty()) {
       failure = "plugin '" + plugin.name + "': " + claim;
     }
   }
-  if (header_problem.empty()) style = header.style;
+  const findings::Document& doc = read.document;
+  if (header_problem.empty()) style = doc.style;
   std::string metrics_error;
   const findings::Status status =
       failure.empty() ? metrics_status(*metrics, metrics_error) : findings::Status::Error;
@@ -182,7 +193,7 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
   if (status != findings::Status::Error) {
     // Render, validate (the validator reads the metrics file beside it), then publish.
     try {
-      const std::string markdown = render_findings(*findings_doc);
+      const std::string markdown = render_findings(doc);
       write_file_atomically(options.output_dir / metrics_rel, *result.output.metrics_json);
       auto check =
           validate_rendered(markdown, options, style, findings_rel, ValidationMode::Default);
@@ -197,13 +208,13 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
         // One word for the category: NO_DATA when either document says so (a metrics file that
         // says OK beside findings that say NO_DATA is reported as NO_DATA, with the reason).
         const bool no_data =
-            status == findings::Status::NoData || header.status == findings::Status::NoData;
+            status == findings::Status::NoData || doc.status == findings::Status::NoData;
         outcome.status = no_data ? findings::Status::NoData : findings::Status::Ok;
         outcome.metrics_path = metrics_rel;
         outcome.findings_path = findings_rel;
-        outcome.findings_count = count_cards(*findings_doc);
-        outcome.findings_document = findings_doc;
-        if (no_data) outcome.message = header.message;
+        outcome.findings_count = doc.recommendations.size();
+        outcome.findings_document = std::make_shared<const findings::Document>(doc);
+        if (no_data) outcome.message = doc.message;
         return outcome;
       }
       failure = "rendered findings failed validation: " + text::join(check.errors, "; ");
@@ -224,9 +235,9 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
   const std::string metrics_text =
       own_error_metrics ? *result.output.metrics_json : error_metrics(category, failure);
   std::string markdown;
-  if (own_error_metrics && header_problem.empty() && header.status == findings::Status::Error) {
+  if (own_error_metrics && header_problem.empty() && doc.status == findings::Status::Error) {
     try {
-      markdown = render_findings(*findings_doc);
+      markdown = render_findings(doc);
     } catch (const std::exception&) {
       markdown.clear();
     }

@@ -1,10 +1,8 @@
-// The part of a findings document the host itself relies on, read once into typed fields and
-// checked against what the plugin was asked to do (docs/findings-schema.md, "Header").
+// What the host requires of a findings document's header beyond its schema: checked on the typed
+// document against what the plugin was asked to do (docs/findings-schema.md, "Header").
 #pragma once
 
 #include <string>
-
-#include <rapidjson/document.h>
 
 #include "loupe/findings.hpp"
 #include "loupe/plugin.hpp"
@@ -13,20 +11,10 @@ namespace loupe::core {
 
 inline constexpr std::size_t kMaxTitleBytes = 256;
 
-struct FindingsHeader {
-  findings::Style style = findings::Style::System;
-  findings::Status status = findings::Status::Ok;
-  std::string category;
-  std::string title;
-  std::string message;  // NO_DATA / ERROR explanation, may be empty
-};
-
-// Reads the header of a parsed findings document. Returns "" or the problem: not an object,
-// unknown style or status, a style the plugin's tier does not allow (compute tier: compute;
-// system tier: system or fusion), a category other than `category`, an empty, multi-line or
-// over-long title.
-std::string read_findings_header(const rapidjson::Value& doc, const std::string& category,
-                                 Tier tier, FindingsHeader& out);
+// Returns "" or the problem: a style the plugin's tier does not allow (compute tier: compute;
+// system tier: system or fusion), a category other than `category`, an empty or over-long title.
+std::string findings_header_problem(const findings::Document& doc, const std::string& category,
+                                    Tier tier);
 
 // The findings style a tier writes when the plugin's own document cannot be used.
 findings::Style default_style(Tier tier);

@@ -50,7 +50,7 @@ struct CategoryOutcome {
   std::string findings_path;       // relative to the output directory
   std::size_t findings_count = 0;  // cards in the findings file (OK with 0: nothing to fix)
   // The plugin's findings document as rendered (status OK / NO_DATA), for the run's findings.json.
-  std::shared_ptr<const rapidjson::Document> findings_document;
+  std::shared_ptr<const findings::Document> findings_document;
   double wall_ms = 0.0;
 };
 

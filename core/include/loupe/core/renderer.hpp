@@ -6,7 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include <rapidjson/document.h>
+#include "loupe/findings.hpp"
+#include "loupe/findings_json.hpp"
 
 namespace loupe::core {
 
@@ -17,10 +18,15 @@ class RenderError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Renders a parsed findings document. Throws RenderError.
-std::string render_findings(const rapidjson::Value& document);
+// Renders a typed findings document (read with findings::from_json, or built in memory).
+// Throws RenderError when its text or blocks would render into an invalid file.
+std::string render_findings(const findings::Document& document);
 
-// Parses the JSON text and renders it. Throws RenderError (also for malformed JSON).
+// Parses findings JSON text (strictly: no duplicate keys, bounded depth) into the typed document;
+// the error names the first problem (malformed JSON, or the member that breaks the schema).
+findings::ReadResult read_findings_json(std::string_view json_text);
+
+// read_findings_json, then render_findings. Throws RenderError (also for malformed JSON).
 std::string render_findings_json(std::string_view json_text);
 
 // Where a findings file goes, relative to the output directory:
