@@ -8,7 +8,8 @@ add_library(loupe_test_main STATIC
   ${PROJECT_SOURCE_DIR}/tests/support/cli_runner.cpp
   ${PROJECT_SOURCE_DIR}/tests/support/category_cli.cpp
   ${PROJECT_SOURCE_DIR}/tests/support/inline_trace.cpp
-  ${PROJECT_SOURCE_DIR}/tests/support/reference_pack.cpp)
+  ${PROJECT_SOURCE_DIR}/tests/support/reference_pack.cpp
+  ${PROJECT_SOURCE_DIR}/tests/support/schema_check.cpp)
 target_include_directories(loupe_test_main PUBLIC ${PROJECT_SOURCE_DIR}/tests/support)
 target_link_libraries(loupe_test_main PUBLIC Catch2::Catch2 loupe_warnings)
 target_compile_definitions(loupe_test_main PRIVATE

@@ -143,18 +143,18 @@ void print_finding(const core::RunFinding& f) {
   if (f.saving_ms) {
     saving = heuristic ? fixed3(f.saving_ms->low) + "-" + fixed3(f.saving_ms->high) + " ms"
                        : fixed3(f.saving_ms->mid) + " ms";
-    if (f.saving_percent_mid) {
+    if (f.saving_percent_mid()) {
       char buf[32];
-      std::snprintf(buf, sizeof buf, " (%.2f%%)", *f.saving_percent_mid);
+      std::snprintf(buf, sizeof buf, " (%.2f%%)", *f.saving_percent_mid());
       saving += buf;
     }
   }
   if (f.evidence) saving += std::string(" ") + findings::to_string(*f.evidence);
   std::string title = f.title;
-  if (f.merged_parts > 0) title += " (+" + std::to_string(f.merged_parts) + " merged)";
+  if (f.parts.size() > 0) title += " (+" + std::to_string(f.parts.size()) + " merged)";
   std::cout << "  P" << f.priority << "  " << saving << "\t"
             << core::escape_for_terminal(f.category) << "\t" << core::escape_for_terminal(title);
-  if (!f.findings_file.empty()) std::cout << "\t" << core::escape_for_terminal(f.findings_file);
+  if (!f.findings_file().empty()) std::cout << "\t" << core::escape_for_terminal(f.findings_file());
   std::cout << "\n";
 }
 
@@ -172,7 +172,7 @@ void print_top_findings(const core::RunFindings& doc) {
   size_t no_step_gain = 0;
   for (const auto& f : doc.findings) {
     // A kernel finding whose kernels the step does not wait on gains nothing: counted, not shown.
-    if (f.step_gain_ms && *f.step_gain_ms < 0.0005) {
+    if (f.step_gain_ms() && *f.step_gain_ms() < 0.0005) {
       ++no_step_gain;
       continue;
     }
@@ -203,7 +203,7 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
       std::cout << "  " << line << "\n";
     }
   }
-  const core::RunFindings doc = core::read_run_findings(report.run_findings);
+  const core::RunFindings& doc = report.findings;
   print_top_findings(doc);
   if (doc.capture_findings > 0) {
     std::cout << "This trace records a GPU-graph capture, not a step: its " << doc.capture_findings

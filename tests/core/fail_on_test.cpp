@@ -259,14 +259,14 @@ TEST_CASE("findings.json read as typed values: a single run's and a rank set's",
   CHECK(top.saving_ms->low == 2.0);
   CHECK(top.saving_ms->mid == 3.885);
   CHECK(top.saving_ms->high == 4.5);
-  CHECK(top.saving_percent_mid == 11.73);
+  CHECK(top.saving_percent_mid() == 11.73);
   CHECK(top.evidence == loupe::findings::Evidence::Modeled);
-  CHECK(top.step_gain_ms == 3.885);
-  CHECK(top.merged_parts == 2);
-  CHECK(top.findings_file == "category_findings/fusion_findings.md");
+  CHECK(top.step_gain_ms() == 3.885);
+  CHECK(top.parts.size() == 2);
+  CHECK(top.findings_file() == "category_findings/fusion_findings.md");
   CHECK_FALSE(doc.findings[1].saving_ms);
   CHECK(doc.findings[1].evidence == loupe::findings::Evidence::Heuristic);
-  CHECK(doc.findings[1].step_gain_ms == 0.0);
+  CHECK(doc.findings[1].step_gain_ms() == 0.0);
   CHECK(doc.total_time_ms == 33.131);
   CHECK(doc.idle_time_percent == 10.2);
   CHECK_FALSE(doc.exposed_comm_time_percent);
@@ -288,11 +288,74 @@ TEST_CASE("findings.json read as typed values: a single run's and a rank set's",
   REQUIRE(ranks.findings.size() == 1);
   CHECK(ranks.findings[0].saving_ms->high == 4.27);
   CHECK(ranks.findings[0].tier.empty());
-  CHECK_FALSE(ranks.findings[0].step_gain_ms);
-  CHECK(ranks.findings[0].findings_file == "collective_report/nccl_summary_long.csv");
+  CHECK_FALSE(ranks.findings[0].step_gain_ms());
+  CHECK(ranks.findings[0].findings_file() == "collective_report/nccl_summary_long.csv");
   CHECK_FALSE(ranks.total_time_ms);
 
   // Not a findings document at all: empty, no crash.
   CHECK(read_run_findings(parse("[1, 2]")).findings.empty());
   CHECK(read_run_findings(parse(R"({"findings": [3, "x", null]})")).findings.empty());
+}
+
+TEST_CASE("one RunFinding struct writes and reads both documents' findings",
+          "[fail_on][run_finding]") {
+  // Every member a single run's finding has, in the documented order (docs/findings-schema.md).
+  const Json run = parse(R"({"id": "gemm-0123456789ab", "category": "gemm", "tier": "compute",
+    "plugin": "vendor_gemm", "plugin_version": "2.1.0", "role": "contributing", "priority": 3,
+    "category_rank": 2, "title": "Memory-bound GEMMs", "library": "hipBLASLt",
+    "operations": ["aten::mm"], "bound_type": "memory", "estimate_method": "quantified",
+    "insight": "i", "action": "a",
+    "sources": {"files": ["category_data/gemm_metrics.json", "category_findings/gemm_findings.md"],
+                "rows": ["aten::mm"]},
+    "evidence": "modeled", "saving_ms": {"low": 1.5, "mid": 2.25, "high": 3.0},
+    "stated_saving_ms": {"low": 1.5, "mid": 2.5, "high": 3.0},
+    "saving_percent_of_e2e": {"low": 1.0, "mid": 1.5, "high": 2.0}, "ledger": "trimmed",
+    "what_if": {"step_gain_ms": 2.25, "unresolved_share": 0.125, "limited_saving": true,
+                "cumulative_step_gain_ms": null},
+    "kernels": ["Cijk_Alik"], "measured_time_ms": 4.5,
+    "owns": {"kernel_count": 2, "kernel_time_ms": 4.5, "kernel_uids": [17, 19]},
+    "parts": [{"id": "fusion-1", "category": "fusion", "category_rank": 1, "title": "t",
+               "evidence": "heuristic", "stated_saving_ms": {"low": null, "mid": null,
+               "high": null}}]})");
+  const RunFinding f = read_run_finding(run);
+  CHECK(f.scope == loupe::core::FindingScope::Run);
+  CHECK(f.contributed());
+  REQUIRE(f.owns);
+  CHECK(f.owns->kernel_uids == std::vector<std::int64_t>{17, 19});
+  CHECK(f.what_if->limited_saving);
+  CHECK(f.parts.size() == 1);
+  CHECK_FALSE(f.parts[0].stated_saving_ms);
+  CHECK(loupe::dump_python_json(to_json(f), 2) == loupe::dump_python_json(run, 2));
+
+  // An idle-time owner and a finding with nothing quantified.
+  const Json idle = parse(R"({"id": "cpu_idle-1", "category": "cpu_idle", "tier": "system",
+    "plugin": "loupe_cpu_idle", "priority": 1, "category_rank": 1, "title": "GPU idle",
+    "library": null, "operations": [], "bound_type": null, "estimate_method": null,
+    "insight": "i", "action": "a", "sources": {"files": [], "rows": []}, "evidence": "measured",
+    "saving_ms": {"low": null, "mid": null, "high": null},
+    "stated_saving_ms": {"low": null, "mid": null, "high": null},
+    "saving_percent_of_e2e": {"low": null, "mid": null, "high": null}, "ledger": "owner",
+    "what_if": null, "kernels": [], "measured_time_ms": 7.25, "owns": {"idle_ms": 7.25},
+    "parts": []})");
+  CHECK(loupe::dump_python_json(to_json(read_run_finding(idle)), 2) ==
+        loupe::dump_python_json(idle, 2));
+
+  // A rank set's findings: cross-rank and per-rank.
+  for (const char* text :
+       {R"({"id": "multirank-1", "scope": "cross_rank", "category": "multirank", "priority": 1,
+          "title": "Rank 2 is a straggler", "ranks": null,
+          "saving_ms": {"low": 3.459, "mid": 3.459, "high": 4.27}, "saving_ms_range": null,
+          "insight": "i", "action": "a", "sources": {"files": ["a.md", "b.csv"]},
+          "evidence": "measured"})",
+        R"({"id": "gemm-1", "scope": "per_rank", "category": "gemm", "priority": 2,
+          "title": "t", "ranks": [0, 1, 3], "representative_rank": 1,
+          "saving_ms": {"low": 1.0, "mid": 2.0, "high": 3.0},
+          "saving_ms_range": {"min": 1.5, "max": 2.5}, "insight": "i", "action": "a",
+          "sources": {"files": ["rank_1/category_findings/gemm_findings.md"]},
+          "evidence": "modeled"})"}) {
+    const Json j = parse(text);
+    const RunFinding rf = read_run_finding(j);
+    CHECK(rf.scope != loupe::core::FindingScope::Run);
+    CHECK(loupe::dump_python_json(to_json(rf), 2) == loupe::dump_python_json(j, 2));
+  }
 }

@@ -307,7 +307,8 @@ TEST_CASE("findings::from_json reads back what to_json wrote", "[render][finding
   CHECK(read.document.details[0].estimate->high.as_double() == 5.0);
 }
 
-TEST_CASE("findings::from_json names the member that breaks the schema", "[render][findings_json]") {
+TEST_CASE("findings::from_json names the member that breaks the schema",
+          "[render][findings_json]") {
   const auto error_of = [](const std::function<void(Json&)>& edit) {
     Json j = fd::to_json(compute_doc(false));
     edit(j);

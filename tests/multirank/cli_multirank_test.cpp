@@ -13,6 +13,7 @@
 
 #include "cli_runner.hpp"
 #include "loupe/core/model.hpp"
+#include "schema_check.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -191,6 +192,13 @@ namespace {
 void check_rank_set_findings(const fs::path& out, int world) {
   const auto set = loupe::core::parse_json_document(read_text(out / "findings.json"));
   CHECK(std::string((*set)["schema"].GetString()) == "loupe.rank_set_findings/2");
+  // The document conforms to the shipped schema (docs/schemas/rank_set_findings.schema.json).
+  const auto schema = loupe::core::parse_json_document(
+      read_text(loupe::test::bundled_data_dir().parent_path().parent_path() /
+                "docs/schemas/rank_set_findings.schema.json"));
+  const auto problems = loupe::test::schema_problems(*schema, *set);
+  INFO(problems.size() << " problems, first: " << (problems.empty() ? "" : problems.front()));
+  CHECK(problems.empty());
   CHECK((*set)["run"]["world_size"].GetInt() == world);
   CHECK(static_cast<int>((*set)["run"]["ranks_with_findings"].Size()) == world);
   std::map<std::string, std::map<int, double>> mids;  // id -> rank -> mid saving

@@ -303,7 +303,8 @@ std::string render_findings(const findings::Document& doc) {
   if (doc.status != fd::Status::Ok) {
     out += "\n**Status**: " + status + "\n";
     if (!doc.message.empty()) {
-      out += (doc.status == fd::Status::Error ? "**Error**: " : "**Reason**: ") + doc.message + "\n";
+      out +=
+          (doc.status == fd::Status::Error ? "**Error**: " : "**Reason**: ") + doc.message + "\n";
     }
   }
   render_sections(out, doc.sections, "sections");
@@ -331,10 +332,10 @@ findings::ReadResult read_findings_json(std::string_view json_text) {
   findings::ReadResult result;
   rapidjson::Document doc;
   if (const auto error = parse_json_exact(doc, json_text)) {
-    result.error = error->too_deep ? "findings document nests deeper than " +
-                                         std::to_string(kMaxJsonDepth) + " levels"
-                                   : "findings document is not valid JSON (byte " +
-                                         std::to_string(error->offset) + ")";
+    result.error =
+        error->too_deep
+            ? "findings document nests deeper than " + std::to_string(kMaxJsonDepth) + " levels"
+            : "findings document is not valid JSON (byte " + std::to_string(error->offset) + ")";
     return result;
   }
   return findings::from_json(to_owned_json(doc));

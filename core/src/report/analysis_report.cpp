@@ -126,9 +126,8 @@ const Json* manifest_category(const Json& manifest, const std::string& name) {
 std::string card_key(const std::string& category, const std::string& plugin, bool contributing) {
   return contributing ? category + "." + plugin : category;
 }
-std::string finding_key(const Json& f) {
-  return card_key(text_at(f, "category"), text_at(f, "plugin"),
-                  text_at(f, "role") == "contributing");
+std::string finding_key(const RunFinding& f) {
+  return card_key(f.category, f.plugin, f.contributed());
 }
 
 // Findings of one style, category by category (cpu_idle first among the system ones).
@@ -199,39 +198,30 @@ class ReportWriter {
   long long next_unranked_ = 0;
 
   // findings.json's entry for a card (default mode), or null.
-  const Json* ranked_finding(const StyledCard& sc) const {
-    const Json* list = in_.run_findings.find("findings");
-    if (list == nullptr || !list->is_array() || sc.category == nullptr) return nullptr;
-    for (const auto& f : list->as_array()) {
-      const auto rank = number_at(f, "category_rank");
-      if (rank && static_cast<int>(*rank) == sc.card.number &&
-          finding_key(f) ==
-              card_key(sc.category->category, sc.category->plugin, sc.category->contributing)) {
-        return &f;
-      }
+  const RunFinding* ranked_finding(const StyledCard& sc) const {
+    if (!in_.run_findings || sc.category == nullptr) return nullptr;
+    const std::string key =
+        card_key(sc.category->category, sc.category->plugin, sc.category->contributing);
+    for (const RunFinding& f : in_.run_findings->findings) {
+      if (f.category_rank == sc.card.number && finding_key(f) == key) return &f;
     }
     return nullptr;
   }
 
   void number_from_run_findings() {
-    const Json* list = in_.run_findings.find("findings");
-    if (list == nullptr || !list->is_array()) return;
+    if (!in_.run_findings) return;
     long long last = 0;
-    for (const auto& f : list->as_array()) {
-      const auto p = number_at(f, "priority");
-      const auto rank = number_at(f, "category_rank");
-      if (!p || !rank) continue;
-      const auto priority = static_cast<long long>(*p);
+    for (const RunFinding& f : in_.run_findings->findings) {
+      if (f.priority <= 0 || f.category_rank <= 0) continue;
+      const auto priority = static_cast<long long>(f.priority);
       last = std::max(last, priority);
-      priority_of_[{finding_key(f), static_cast<int>(*rank)}] = priority;
-      if (const Json* parts = f.find("parts"); parts != nullptr && parts->is_array()) {
-        for (const auto& part : parts->as_array()) {
-          if (const auto r = number_at(part, "category_rank")) {
-            part_of_[{finding_key(part), static_cast<int>(*r)}] = priority;
-            parts_of_[priority].push_back(text_at(part, "title") + " (" +
-                                          text_at(part, "category") + ")");
-          }
-        }
+      priority_of_[{finding_key(f), static_cast<int>(f.category_rank)}] = priority;
+      for (const MergedPart& part : f.parts) {
+        if (part.category_rank <= 0) continue;
+        part_of_[{card_key(part.category, part.plugin.value_or(""),
+                           part.role && *part.role == "contributing"),
+                  static_cast<int>(part.category_rank)}] = priority;
+        parts_of_[priority].push_back(part.title + " (" + part.category + ")");
       }
     }
     next_unranked_ = last + 1;
@@ -240,7 +230,7 @@ class ReportWriter {
   // The number and the title suffix an item is shown with: its position in its section (compat
   // mode: TraceLens's layout), else findings.json's priority.
   std::pair<long long, std::string> label(const StyledCard& sc, size_t position) {
-    if (in_.run_findings.is_null() || sc.category == nullptr) {
+    if (!in_.run_findings || sc.category == nullptr) {
       return {static_cast<long long>(position), ""};
     }
     if (const auto it = labels_.find(&sc); it != labels_.end()) return it->second;
@@ -406,23 +396,21 @@ class ReportWriter {
          << " kernel-fusion " << (fusion_.size() == 1 ? "candidate" : "candidates") << " and "
          << system_.size() << " system-level " << (system_.size() == 1 ? "finding" : "findings")
          << ".";
-    const Json* ranked = in_.run_findings.find("findings");
-    if (ranked != nullptr && ranked->is_array()) {
+    if (in_.run_findings) {
       // Default mode: the ranked answer, as findings.json, the terminal and report.html give it.
-      if (ranked->size() > 0) {
-        const Json& p1 = ranked->as_array().front();
-        const auto ms = number_at(p1.find("saving_ms"), "mid");
-        const auto pct = number_at(p1.find("saving_percent_of_e2e"), "mid");
-        para << " P1 is " << text_at(p1, "title") << " (" << text_at(p1, "category") << ")";
-        if (ms && pct) {
-          para << ", estimated to save " << fixed(*ms, 3) << " ms (" << fixed(*pct, 2)
-               << "% of E2E, " << text_at(p1, "evidence") << ")";
+      const RunFindings& run = *in_.run_findings;
+      if (!run.findings.empty()) {
+        const RunFinding& p1 = run.findings.front();
+        const auto pct = p1.saving_percent_mid();
+        para << " P1 is " << p1.title << " (" << p1.category << ")";
+        if (p1.saving_ms && pct) {
+          para << ", estimated to save " << fixed(p1.saving_ms->mid, 3) << " ms (" << fixed(*pct, 2)
+               << "% of E2E, " << (p1.evidence ? findings::to_string(*p1.evidence) : "") << ")";
         }
         para << ". Items are numbered as in `findings.json`: each GPU kernel's time counts in one "
                 "finding only, and the ranked savings together fit in the run's time.";
-        const Json* ledger = in_.run_findings.find("ledger");
-        const auto together = number_at(ledger, "combined_step_gain_ms");
-        const auto sum = number_at(ledger, "combined_saving_sum_ms");
+        const auto together = run.combined_step_gain_ms;
+        const auto sum = run.combined_saving_sum_ms;
         if (together && sum && *sum > *together + 0.0005) {
           para << " Applied together, the step-checked findings would shorten the run by "
                << fixed(*together, 3) << " ms (what-if), less than their savings' sum ("
@@ -586,12 +574,12 @@ class ReportWriter {
       const auto m = number(mid);
       if (m) {
         out_ << "**Impact**: impact_score: " << fixed(*m, 2);
-        if (const Json* ranked = ranked_finding(sc); ranked != nullptr) {
+        if (const RunFinding* ranked = ranked_finding(sc); ranked != nullptr) {
           // Default mode: the figure findings.json, the terminal and report.html show.
-          const auto ms = number_at(ranked->find("saving_ms"), "mid");
-          if (ms && baseline) {
-            out_ << " (" << fixed(*ms, 3) << " ms of " << fixed(*baseline, 3)
-                 << " ms E2E after the time ledger, " << text_at(*ranked, "evidence") << ")";
+          if (ranked->saving_ms && baseline) {
+            out_ << " (" << fixed(ranked->saving_ms->mid, 3) << " ms of " << fixed(*baseline, 3)
+                 << " ms E2E after the time ledger, "
+                 << (ranked->evidence ? findings::to_string(*ranked->evidence) : "") << ")";
           }
         } else if (baseline) {
           out_ << " (" << fixed(*m / 100.0 * *baseline, 3) << " ms of " << fixed(*baseline, 3)

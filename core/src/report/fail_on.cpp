@@ -157,7 +157,7 @@ std::string describe(const RunFinding& f) {
   std::string s = "P" + (f.priority > 0 ? std::to_string(f.priority) : std::string("?")) + " " +
                   f.id + " (" + f.category + ") " + f.title;
   if (f.saving_ms) s += ": saving " + fixed(f.saving_ms->mid, 3) + " ms";
-  if (f.saving_percent_mid) s += " (" + fixed(*f.saving_percent_mid, 2) + "% of E2E)";
+  if (f.saving_percent_mid()) s += " (" + fixed(*f.saving_percent_mid(), 2) + "% of E2E)";
   return s;
 }
 
@@ -195,7 +195,7 @@ std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
           const std::optional<double> v =
               t.unit == FailTerm::Unit::Ms
                   ? (f.saving_ms ? std::optional<double>(f.saving_ms->mid) : std::nullopt)
-                  : f.saving_percent_mid;
+                  : f.saving_percent_mid();
           if (v && compare(*v, t.op, t.number)) matches.push_back({t.source, describe(f)});
         }
         break;

@@ -65,7 +65,7 @@ ul.files{columns:2;font-size:13px}
 
 }  // namespace
 
-std::string build_html_report(const AnalysisReportInput& in, const Json& run_findings,
+std::string build_html_report(const AnalysisReportInput& in, const RunFindings& run_findings,
                               const std::string& plot_svg,
                               const std::vector<std::string>& csv_files) {
   const bool comparative = in.scope == Scope::Comparative;
@@ -85,8 +85,7 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
 
   // Executive summary.
   const Json* util = in.manifest.find("gpu_utilization");
-  const Json* findings = run_findings.find("findings");
-  const size_t count = findings != nullptr && findings->is_array() ? findings->size() : 0;
+  const size_t count = run_findings.findings.size();
   o << "<section id=\"summary\"><h2>Executive Summary</h2>\n<table class=\"metrics\">\n";
   o << "<tr><th>Metric</th><th>" << (comparative ? "Trace 1" : "Value") << "</th>";
   const Json* util2 = in.manifest.find("trace2_gpu_utilization");
@@ -141,9 +140,9 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
   // P-item cards: every finding of the run, ranked by its mid saving (findings.json).
   o << "<section id=\"findings\"><h2>What to fix first</h2>\n";
   if (count == 0) o << "<p id=\"no-findings\">No optimization opportunities identified.</p>\n";
-  if (const Json* ledger = run_findings.find("ledger"); ledger != nullptr) {
-    const auto together = number_at(ledger, "combined_step_gain_ms");
-    const auto sum = number_at(ledger, "combined_saving_sum_ms");
+  {
+    const auto together = run_findings.combined_step_gain_ms;
+    const auto sum = run_findings.combined_saving_sum_ms;
     if (together && sum && *sum > *together + 0.0005) {
       o << "<p id=\"combined\" class=\"meta\">Each saving is what its item would gain alone. "
            "Applied together, the step-checked items would shorten the run by "
@@ -151,52 +150,40 @@ std::string build_html_report(const AnalysisReportInput& in, const Json& run_fin
         << " ms.</p>\n";
     }
   }
-  if (findings != nullptr && findings->is_array()) {
-    for (const auto& f : findings->as_array()) {
-      const auto p = number_at(&f, "priority");
-      const long long n = p ? static_cast<long long>(*p) : 0;
-      o << "<div class=\"card p" << (n <= 3 ? n : 3) << "\" id=\"" << h(text_at(f, "id"))
-        << "\">\n";
-      o << "<h3>P" << n << ": " << inline_text(text_at(f, "title")) << "</h3>\n";
-      const auto ms = number_at(f.find("saving_ms"), "mid");
-      const auto pct = number_at(f.find("saving_percent_of_e2e"), "mid");
-      o << "<p><span class=\"saving\">"
-        << (ms ? "Estimated saving " + fixed(*ms, 3) + " ms" +
-                     (pct ? " (" + fixed(*pct, 2) + "% of E2E)" : std::string())
-               : std::string("Saving not quantified"))
-        << "</span> <span class=\"meta\">" << h(text_at(f, "category")) << " &middot; "
-        << h(text_at(f, "tier"));
-      // A contributing analyzer's card names its plugin (docs/plugin-abi.md).
-      if (text_at(f, "role") == "contributing") {
-        o << " &middot; contributed by " << h(text_at(f, "plugin")) << " "
-          << h(text_at(f, "plugin_version"));
-      }
-      o << "</span></p>\n";
-      o << "<p><b>Insight:</b> " << inline_text(text_at(f, "insight")) << "</p>\n";
-      o << "<p><b>Action:</b> " << inline_text(text_at(f, "action")) << "</p>\n";
-      if (const Json* parts = f.find("parts"); parts != nullptr && parts->size() > 0) {
-        o << "<p class=\"parts\"><b>Also covers</b> (merged by the time ledger: this item owns "
-             "their kernels, whose time counts once):";
-        std::string sep = " ";
-        for (const auto& part : parts->as_array()) {
-          o << sep << inline_text(text_at(part, "title")) << " (" << h(text_at(part, "category"))
-            << ")";
-          sep = "; ";
-        }
-        o << "</p>\n";
-      }
-      if (const Json* ev = f.find("sources"); ev != nullptr) {
-        if (const Json* files = ev->find("files"); files != nullptr && files->is_array()) {
-          o << "<p class=\"meta\">Evidence (" << h(text_at(f, "evidence")) << "):";
-          for (const auto& file : files->as_array()) {
-            if (!file.is_string()) continue;
-            o << " <a href=\"" << h(file.as_string()) << "\">" << h(file.as_string()) << "</a>";
-          }
-          o << "</p>\n";
-        }
-      }
-      o << "</div>\n";
+  for (const RunFinding& f : run_findings.findings) {
+    const long long n = f.priority;
+    o << "<div class=\"card p" << (n <= 3 ? n : 3) << "\" id=\"" << h(f.id) << "\">\n";
+    o << "<h3>P" << n << ": " << inline_text(f.title) << "</h3>\n";
+    const auto pct = f.saving_percent_mid();
+    o << "<p><span class=\"saving\">"
+      << (f.saving_ms ? "Estimated saving " + fixed(f.saving_ms->mid, 3) + " ms" +
+                            (pct ? " (" + fixed(*pct, 2) + "% of E2E)" : std::string())
+                      : std::string("Saving not quantified"))
+      << "</span> <span class=\"meta\">" << h(f.category) << " &middot; " << h(f.tier);
+    // A contributing analyzer's card names its plugin (docs/plugin-abi.md).
+    if (f.contributed()) {
+      o << " &middot; contributed by " << h(f.plugin) << " " << h(f.plugin_version.value_or(""));
     }
+    o << "</span></p>\n";
+    o << "<p><b>Insight:</b> " << inline_text(f.insight) << "</p>\n";
+    o << "<p><b>Action:</b> " << inline_text(f.action) << "</p>\n";
+    if (!f.parts.empty()) {
+      o << "<p class=\"parts\"><b>Also covers</b> (merged by the time ledger: this item owns "
+           "their kernels, whose time counts once):";
+      std::string sep = " ";
+      for (const MergedPart& part : f.parts) {
+        o << sep << inline_text(part.title) << " (" << h(part.category) << ")";
+        sep = "; ";
+      }
+      o << "</p>\n";
+    }
+    o << "<p class=\"meta\">Evidence ("
+      << h(f.evidence ? findings::to_string(*f.evidence) : std::string()) << "):";
+    for (const auto& file : f.source_files) {
+      o << " <a href=\"" << h(file) << "\">" << h(file) << "</a>";
+    }
+    o << "</p>\n";
+    o << "</div>\n";
   }
   o << "</section>\n";
 

@@ -294,41 +294,35 @@ std::string priority_data_text(const Json& priority_data) {
   return dump_python_json(priority_data, 2, true);
 }
 
-void number_priority_data(Json& priority_data, const Json& run_findings) {
+void number_priority_data(Json& priority_data, const RunFindings& run_findings) {
   struct Number {
     Json priority;
     Json id;
     Json part_of;
   };
-  std::map<std::pair<std::string, long long>, Number> numbers;
-  const auto key_of = [](const Json& f) -> std::optional<std::pair<std::string, long long>> {
+  using Key = std::pair<std::string, long long>;
+  std::map<Key, Number> numbers;
+  // A contributing analyzer's card (docs/plugin-abi.md) shares its category and rank with the
+  // primary's card; priority_data lists the primary's, so only those are keyed.
+  for (const RunFinding& f : run_findings.findings) {
+    if (f.id.empty()) continue;
+    const Json priority = f.priority > 0 ? Json(static_cast<long long>(f.priority)) : Json();
+    if (!f.contributed() && f.category_rank > 0) {
+      numbers[Key{f.category, f.category_rank}] = {priority, Json(f.id), Json()};
+    }
+    for (const MergedPart& part : f.parts) {
+      if (part.role || part.category_rank <= 0) continue;
+      numbers[Key{part.category, part.category_rank}] = {priority, Json(part.id), Json(f.id)};
+    }
+  }
+  const auto key_of = [](const Json& f) -> std::optional<Key> {
     const Json* category = f.find("category");
     const Json* rank = f.find("category_rank");
     if (category == nullptr || !category->is_string() || rank == nullptr || !rank->is_int()) {
       return std::nullopt;
     }
-    return std::make_pair(category->as_string(), rank->as_int());
+    return Key{category->as_string(), rank->as_int()};
   };
-  const Json* list = run_findings.find("findings");
-  if (list == nullptr || !list->is_array()) return;
-  // A contributing analyzer's card (docs/plugin-abi.md) shares its category and rank with the
-  // primary's card; priority_data lists the primary's, so only those are keyed.
-  const auto contributed = [](const Json& f) { return f.find("role") != nullptr; };
-  for (const auto& f : list->as_array()) {
-    const Json* priority = f.find("priority");
-    const Json* id = f.find("id");
-    if (priority == nullptr || id == nullptr) continue;
-    if (const auto key = key_of(f); key && !contributed(f))
-      numbers[*key] = {*priority, *id, Json()};
-    if (const Json* parts = f.find("parts"); parts != nullptr && parts->is_array()) {
-      for (const auto& part : parts->as_array()) {
-        const Json* part_id = part.find("id");
-        if (const auto key = key_of(part); key && !contributed(part)) {
-          numbers[*key] = {*priority, part_id != nullptr ? *part_id : Json(), *id};
-        }
-      }
-    }
-  }
   if (priority_data.find("findings") == nullptr || !priority_data["findings"].is_array()) return;
   for (auto& entry : priority_data["findings"].as_array()) {
     const auto key = key_of(entry);

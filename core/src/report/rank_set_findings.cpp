@@ -4,6 +4,7 @@
 #include <map>
 #include <string_view>
 
+#include "loupe/core/report/run_finding.hpp"
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/python_format.hpp"
@@ -20,7 +21,6 @@ std::optional<double> number(const Json* v) {
   if (d != d) return std::nullopt;
   return d;
 }
-std::string text(const Json* v) { return v != nullptr && v->is_string() ? v->as_string() : ""; }
 Json rounded(std::optional<double> v, int digits) {
   return v ? Json(py::round_half_even(*v, digits)) : Json();
 }
@@ -34,49 +34,40 @@ const T& median_by(std::vector<T>& items, Key key) {
 
 struct Sighting {
   int rank = 0;
-  const Json* finding = nullptr;
-  std::optional<double> mid_ms;
+  const RunFinding* finding = nullptr;
 };
 
 struct Entry {
-  Json json;
-  std::optional<double> mid_ms;
+  RunFinding finding;
   std::size_t order = 0;
+  std::optional<double> mid_ms() const {
+    return finding.saving_ms ? std::optional<double>(finding.saving_ms->mid) : std::nullopt;
+  }
 };
 
 Entry cross_rank_entry(const CrossRankCard& c, const RankSetFindingsInput& in, std::size_t order) {
-  Json f = Json::object();
-  f["id"] = finding_id(kCrossRankCategory, c.identity);
-  f["scope"] = "cross_rank";
-  f["category"] = kCrossRankCategory;
-  f["priority"] = nullptr;
-  f["title"] = c.card.title;
-  f["ranks"] = nullptr;
-  Json ms = Json::object();
-  std::optional<double> mid;
-  for (const char* key : {"low", "mid", "high"}) {
-    std::optional<double> m;
-    if (c.card.impact && in.median_rank_gpu_ms) {
-      const Json& pct = std::string_view(key) == "low"   ? c.card.impact->low
-                        : std::string_view(key) == "mid" ? c.card.impact->mid
-                                                         : c.card.impact->high;
-      if (const auto p = number(&pct)) m = *p / 100.0 * *in.median_rank_gpu_ms;
-    }
-    ms[key] = rounded(m, 3);
-    if (std::string_view(key) == "mid") mid = m;
+  RunFinding f;
+  f.id = finding_id(kCrossRankCategory, c.identity);
+  f.scope = FindingScope::CrossRank;
+  f.category = kCrossRankCategory;
+  f.title = c.card.title;
+  if (c.card.impact && in.median_rank_gpu_ms) {
+    const auto ms = [&](const Json& pct) -> std::optional<double> {
+      const auto p = number(&pct);
+      if (!p) return std::nullopt;
+      return py::round_half_even(*p / 100.0 * *in.median_rank_gpu_ms, 3);
+    };
+    const auto low = ms(c.card.impact->low);
+    const auto mid = ms(c.card.impact->mid);
+    const auto high = ms(c.card.impact->high);
+    if (low && mid && high) f.saving_ms = SavingRange{*low, *mid, *high};
   }
-  f["saving_ms"] = std::move(ms);
-  f["saving_ms_range"] = nullptr;
-  f["insight"] = c.card.insight;
-  f["action"] = c.card.action;
-  Json files = Json::array();
-  if (!in.cross_rank_findings_file.empty()) files.push_back(in.cross_rank_findings_file);
-  files.push_back("collective_report/nccl_summary_long.csv");
-  Json sources = Json::object();
-  sources["files"] = std::move(files);
-  f["sources"] = std::move(sources);
-  f["evidence"] = "measured";  // waits and times measured on every rank
-  return {std::move(f), mid, order};
+  f.insight = c.card.insight;
+  f.action = c.card.action;
+  if (!in.cross_rank_findings_file.empty()) f.source_files.push_back(in.cross_rank_findings_file);
+  f.source_files.push_back("collective_report/nccl_summary_long.csv");
+  f.evidence = findings::Evidence::Measured;  // waits and times measured on every rank
+  return {std::move(f), order};
 }
 
 Entry per_rank_entry(const std::string& id, std::vector<Sighting> seen, std::size_t order) {
@@ -86,67 +77,41 @@ Entry per_rank_entry(const std::string& id, std::vector<Sighting> seen, std::siz
   std::sort(ranks.begin(), ranks.end());
   std::vector<Sighting> quantified;
   for (const Sighting& s : seen) {
-    if (s.mid_ms) quantified.push_back(s);
+    if (s.finding->saving_ms) quantified.push_back(s);
   }
+  const auto mid_of = [](const Sighting& s) { return s.finding->saving_ms->mid; };
   // The representative: the rank with the median mid saving (or the first rank, unquantified).
-  const Sighting rep = quantified.empty()
-                           ? seen.front()
-                           : median_by(quantified, [](const Sighting& s) { return *s.mid_ms; });
-  const Json& card = *rep.finding;
-  Json f = Json::object();
-  f["id"] = id;
-  f["scope"] = "per_rank";
-  f["category"] = text(card.find("category"));
-  f["priority"] = nullptr;
-  f["title"] = text(card.find("title"));
-  Json rank_list = Json::array();
-  for (const int r : ranks) rank_list.push_back(Json(static_cast<long long>(r)));
-  f["ranks"] = std::move(rank_list);
-  f["representative_rank"] = Json(static_cast<long long>(rep.rank));
-  Json ms = Json::object();
-  std::optional<double> mid;
-  for (const char* key : {"low", "mid", "high"}) {
-    std::vector<double> values;
-    for (const Sighting& s : seen) {
-      const Json* saving = s.finding->find("saving_ms");
-      if (const auto v = number(saving == nullptr ? nullptr : saving->find(key))) {
-        values.push_back(*v);
-      }
-    }
-    std::optional<double> m;
-    if (!values.empty()) m = median_by(values, [](double v) { return v; });
-    ms[key] = rounded(m, 3);
-    if (std::string_view(key) == "mid") mid = m;
-  }
-  f["saving_ms"] = std::move(ms);
-  if (quantified.empty()) {
-    f["saving_ms_range"] = nullptr;
-  } else {
+  const Sighting rep = quantified.empty() ? seen.front() : median_by(quantified, mid_of);
+  const RunFinding& card = *rep.finding;
+  RunFinding f;
+  f.id = id;
+  f.scope = FindingScope::PerRank;
+  f.category = card.category;
+  f.title = card.title;
+  f.ranks = ranks;
+  f.representative_rank = rep.rank;
+  if (!quantified.empty()) {
+    // Each level is the median over the ranks that quantify it.
+    const auto median_of = [&](double SavingRange::*level) {
+      std::vector<double> values;
+      for (const Sighting& s : quantified) values.push_back((*s.finding->saving_ms).*level);
+      return py::round_half_even(median_by(values, [](double v) { return v; }), 3);
+    };
+    f.saving_ms = SavingRange{median_of(&SavingRange::low), median_of(&SavingRange::mid),
+                              median_of(&SavingRange::high)};
     const auto [lo, hi] = std::minmax_element(
         quantified.begin(), quantified.end(),
-        [](const Sighting& a, const Sighting& b) { return *a.mid_ms < *b.mid_ms; });
-    Json range = Json::object();
-    range["min"] = rounded(lo->mid_ms, 3);
-    range["max"] = rounded(hi->mid_ms, 3);
-    f["saving_ms_range"] = std::move(range);
+        [&](const Sighting& a, const Sighting& b) { return mid_of(a) < mid_of(b); });
+    f.saving_ms_range =
+        std::make_pair(py::round_half_even(mid_of(*lo), 3), py::round_half_even(mid_of(*hi), 3));
   }
-  f["insight"] = text(card.find("insight"));
-  f["action"] = text(card.find("action"));
-  Json files = Json::array();
-  if (const Json* sources = card.find("sources")) {
-    if (const Json* list = sources->find("files"); list != nullptr && list->is_array()) {
-      for (const Json& file : list->as_array()) {
-        files.push_back("rank_" + std::to_string(rep.rank) + "/" + text(&file));
-      }
-    }
+  f.insight = card.insight;
+  f.action = card.action;
+  for (const auto& file : card.source_files) {
+    f.source_files.push_back("rank_" + std::to_string(rep.rank) + "/" + file);
   }
-  Json sources = Json::object();
-  sources["files"] = std::move(files);
-  f["sources"] = std::move(sources);
-  f["evidence"] = card.find("evidence") != nullptr && card.find("evidence")->is_string()
-                      ? *card.find("evidence")
-                      : Json("heuristic");
-  return {std::move(f), mid, order};
+  f.evidence = card.evidence.value_or(findings::Evidence::Heuristic);
+  return {std::move(f), order};
 }
 
 }  // namespace
@@ -174,33 +139,34 @@ Json build_rank_set_findings(const RankSetFindingsInput& in) {
     entries.push_back(cross_rank_entry(c, in, entries.size()));
   }
   // Per-rank findings by id, in the order ids first appear (rank order, then each rank's rank).
+  std::vector<RunFindings> typed;
+  typed.reserve(in.ranks.size());
+  for (const RankFindings& r : in.ranks) typed.push_back(read_run_findings(r.document));
   std::vector<std::string> ids;
   std::map<std::string, std::vector<Sighting>> by_id;
-  for (const RankFindings& r : in.ranks) {
-    const Json* list = r.document.find("findings");
-    if (list == nullptr || !list->is_array()) continue;
-    for (const Json& finding : list->as_array()) {
-      const std::string id = text(finding.find("id"));
-      if (id.empty()) continue;
-      const Json* saving = finding.find("saving_ms");
-      auto& seen = by_id[id];
-      if (seen.empty()) ids.push_back(id);
-      seen.push_back({r.rank, &finding, number(saving == nullptr ? nullptr : saving->find("mid"))});
+  for (std::size_t k = 0; k < in.ranks.size(); ++k) {
+    for (const RunFinding& finding : typed[k].findings) {
+      if (finding.id.empty()) continue;
+      auto& seen = by_id[finding.id];
+      if (seen.empty()) ids.push_back(finding.id);
+      seen.push_back({in.ranks[k].rank, &finding});
     }
   }
   for (const std::string& id : ids) {
     entries.push_back(per_rank_entry(id, by_id[id], entries.size()));
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    if (a.mid_ms.has_value() != b.mid_ms.has_value()) return a.mid_ms.has_value();
-    if (a.mid_ms && *a.mid_ms != *b.mid_ms) return *a.mid_ms > *b.mid_ms;
+    const auto am = a.mid_ms();
+    const auto bm = b.mid_ms();
+    if (am.has_value() != bm.has_value()) return am.has_value();
+    if (am && *am != *bm) return *am > *bm;
     return a.order < b.order;
   });
   Json findings = Json::array();
-  long long priority = 1;
+  std::int64_t priority = 1;
   for (Entry& e : entries) {
-    e.json["priority"] = Json(priority++);
-    findings.push_back(std::move(e.json));
+    e.finding.priority = priority++;
+    findings.push_back(to_json(e.finding));
   }
   doc["findings"] = std::move(findings);
   return doc;

@@ -11,6 +11,7 @@
 
 #include "gpu_op_index.hpp"
 #include "loupe/core/json_convert.hpp"
+#include "loupe/core/report/run_finding.hpp"
 #include "loupe/core/report/time_ledger.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/core/whatif/simulate.hpp"
@@ -83,7 +84,7 @@ std::string without_digits(const std::string& title) {
 
 // One card of one category on its way into findings.json.
 struct Entry {
-  Json finding;
+  RunFinding finding;
   ledger::Claim claim;
   bool quantified = false;                // the card states a saving
   bool is_idle = false;                   // the saving is measured idle time (cpu_idle)
@@ -94,8 +95,8 @@ struct Entry {
 // run's time (plugins that state only percentages, and compat mode).
 std::optional<ledger::Saving> stated_saving(const findings::Recommendation& card,
                                             std::optional<double> baseline_ms) {
-  if (const auto& s = card.saving_ms; s && std::isfinite(s->high) && s->low >= 0 &&
-                                      s->low <= s->mid && s->mid <= s->high) {
+  if (const auto& s = card.saving_ms;
+      s && std::isfinite(s->high) && s->low >= 0 && s->low <= s->mid && s->mid <= s->high) {
     return ledger::Saving{s->low, s->mid, s->high};
   }
   if (!card.impact || !baseline_ms) return std::nullopt;
@@ -161,7 +162,6 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
         i < category_findings->Size()) {
       cf = &(*category_findings)[static_cast<rapidjson::SizeType>(i)];
     }
-    Json ops = Json::array();
     std::vector<std::string> names;
     std::optional<double> time_ms;
     if (const auto* members = member(cf, "members"); members != nullptr && members->IsArray()) {
@@ -194,41 +194,35 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
       identity = without_digits(rec.title);
     }
     if (const int n = ++identities_seen[identity]; n > 1) identity += "#" + std::to_string(n);
-    for (const auto& n : names) ops.push_back(n);
     const bool contributed = c.role == CategoryRole::Contributing;
     // A contributed card is its plugin's: the same ops as the primary's card make another id.
     if (contributed) identity = plugin.plugin->name + "\n" + identity;
 
     Entry e;
-    Json& f = e.finding;
-    f = Json::object();
-    f["id"] = finding_id(c.category, identity);
-    f["category"] = c.category;
-    f["tier"] = to_string(plugin.plugin->tier);
-    f["plugin"] = plugin.plugin->name;
+    RunFinding& f = e.finding;
+    f.id = finding_id(c.category, identity);
+    f.category = c.category;
+    f.tier = to_string(plugin.plugin->tier);
+    f.plugin = plugin.plugin->name;
     // A dropped-in plugin's card names its version too (a contribution, or a vendor's primary).
     if (contributed || plugin.plugin->origin != SearchOrigin::Bundled) {
-      f["plugin_version"] = plugin.plugin->version;
+      f.plugin_version = plugin.plugin->version;
     }
-    if (contributed) f["role"] = to_string(c.role);
-    f["priority"] = nullptr;  // set after ranking
-    f["category_rank"] = static_cast<long long>(i + 1);
-    f["title"] = rec.title;
-    f["library"] = rec.library && !rec.library->empty() ? Json(*rec.library) : Json();
-    f["operations"] = std::move(ops);
-    f["bound_type"] = cf == nullptr ? Json() : Json(text(member(cf, "bound_type")));
-    f["estimate_method"] = cf == nullptr ? Json() : Json(text(member(cf, "estimate_method")));
-    f["insight"] = rec.insight;
-    f["action"] = rec.action;
-    Json files = Json::array();
-    files.push_back(c.metrics_path);
-    files.push_back(c.findings_path);
+    if (contributed) f.role = to_string(c.role);
+    f.category_rank = static_cast<std::int64_t>(i + 1);
+    f.title = rec.title;
+    if (rec.library && !rec.library->empty()) f.library = *rec.library;
+    f.operations = names;
+    if (cf != nullptr) {
+      f.bound_type = text(member(cf, "bound_type"));
+      f.estimate_method = text(member(cf, "estimate_method"));
+    }
+    f.insight = rec.insight;
+    f.action = rec.action;
+    f.source_files = {c.metrics_path, c.findings_path};
     const std::string ops_csv = "category_data/" + c.category + "_ops.csv";
-    if (compute && model.table(ops_csv) != nullptr) files.push_back(ops_csv);
-    Json sources = Json::object();
-    sources["files"] = std::move(files);
-    sources["rows"] = f["operations"];
-    f["sources"] = std::move(sources);
+    if (compute && model.table(ops_csv) != nullptr) f.source_files.push_back(ops_csv);
+    f.source_rows = names;
 
     e.claim.evidence = evidence_of(rec, cf);
     e.claim.kernels = claimed_kernels(rec, gpu_ops);
@@ -242,37 +236,30 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
   }
 }
 
-Json saving_json(const ledger::Saving& s) {
-  Json j = Json::object();
-  j["low"] = py::round_half_even(s.low, 3);
-  j["mid"] = py::round_half_even(s.mid, 3);
-  j["high"] = py::round_half_even(s.high, 3);
-  return j;
+SavingRange rounded(const ledger::Saving& s) {
+  return {py::round_half_even(s.low, 3), py::round_half_even(s.mid, 3),
+          py::round_half_even(s.high, 3)};
 }
 
-Json null_levels() {
+Json levels_json(const SavingRange& s) {
   Json j = Json::object();
-  j["low"] = nullptr;
-  j["mid"] = nullptr;
-  j["high"] = nullptr;
+  j["low"] = s.low;
+  j["mid"] = s.mid;
+  j["high"] = s.high;
   return j;
 }
 
 // The share of the run's time, from the stored (rounded) ms: the same figure everywhere.
-Json percent_json(const Json& ms, std::optional<double> baseline_ms) {
-  Json j = Json::object();
-  for (const char* key : {"low", "mid", "high"}) {
-    const Json* v = ms.find(key);
-    j[key] = v != nullptr && v->is_number() && baseline_ms && *baseline_ms > 0
-                 ? Json(py::round_half_even(v->as_double() / *baseline_ms * 100.0, 2))
-                 : Json();
-  }
-  return j;
+std::optional<SavingRange> percent_of(const std::optional<SavingRange>& ms,
+                                      std::optional<double> baseline_ms) {
+  if (!ms || !baseline_ms || !(*baseline_ms > 0)) return std::nullopt;
+  const auto pct = [&](double v) { return py::round_half_even(v / *baseline_ms * 100.0, 2); };
+  return SavingRange{pct(ms->low), pct(ms->mid), pct(ms->high)};
 }
 
 // The distinct names of the GPU ops a finding owns, and of the ops that launched them.
 void owned_names(const std::vector<std::int64_t>& owned, const report::GpuOpIndex& gpu_ops,
-                 Json& kernels, Json& ops) {
+                 std::vector<std::string>& kernels, std::vector<std::string>& ops) {
   std::vector<std::string> k;
   std::vector<std::string> o;
   for (const auto uid : owned) {
@@ -283,10 +270,8 @@ void owned_names(const std::vector<std::int64_t>& owned, const report::GpuOpInde
       o.push_back(facts->op_name);
     }
   }
-  kernels = Json::array();
-  for (auto& n : k) kernels.push_back(std::move(n));
-  ops = Json::array();
-  for (auto& n : o) ops.push_back(std::move(n));
+  kernels = std::move(k);
+  ops = std::move(o);
 }
 
 }  // namespace
@@ -421,7 +406,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
     if (!entries[i].quantified) order.push_back(i);
   }
   Json findings = Json::array();
-  long long priority = 0;
+  std::int64_t priority = 0;
   std::size_t merged = 0;
   std::size_t trimmed = 0;
   std::size_t owned_kernels = 0;
@@ -429,76 +414,64 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   for (const auto i : order) {
     Entry& e = entries[i];
     const ledger::Settlement& s = settled.findings[i];
-    Json& f = e.finding;
-    f["priority"] = ++priority;
-    f["evidence"] = findings::to_string(e.claim.evidence);
+    RunFinding& f = e.finding;
+    f.priority = ++priority;
+    f.evidence = e.claim.evidence;
     if (e.quantified) {
-      f["saving_ms"] = saving_json(s.saving);
-      f["stated_saving_ms"] = saving_json(e.claim.saving);
-    } else {
-      f["saving_ms"] = null_levels();
-      f["stated_saving_ms"] = null_levels();
+      f.saving_ms = rounded(s.saving);
+      f.stated_saving_ms = rounded(e.claim.saving);
     }
-    f["saving_percent_of_e2e"] = percent_json(f["saving_ms"], baseline);
-    f["ledger"] = ledger::to_string(s.disposition);
+    f.saving_percent_of_e2e = percent_of(f.saving_ms, baseline);
+    f.ledger = ledger::to_string(s.disposition);
     if (const auto c = checks.find(i); c != checks.end()) {
-      Json w = Json::object();
-      w["step_gain_ms"] = py::round_half_even(c->second.gain_ms, 3);
-      w["unresolved_share"] = py::round_half_even(c->second.unresolved_share, 3);
-      w["limited_saving"] = c->second.gain_ms < e.claim.saving.mid;
-      w["cumulative_step_gain_ms"] =
-          c->second.cumulative_ms ? Json(py::round_half_even(*c->second.cumulative_ms, 3)) : Json();
-      f["what_if"] = std::move(w);
-    } else {
-      f["what_if"] = nullptr;
+      StepCheckResult w;
+      w.step_gain_ms = py::round_half_even(c->second.gain_ms, 3);
+      w.unresolved_share = py::round_half_even(c->second.unresolved_share, 3);
+      w.limited_saving = c->second.gain_ms < e.claim.saving.mid;
+      if (c->second.cumulative_ms) {
+        w.cumulative_step_gain_ms = py::round_half_even(*c->second.cumulative_ms, 3);
+      }
+      f.what_if = w;
     }
     if (s.disposition == ledger::Disposition::Trimmed) ++trimmed;
-    Json owns = Json();
     if (s.claimed_ns > 0) {
-      owns = Json::object();
-      Json uids = Json::array();
-      for (const auto k : s.owned) uids.push_back(static_cast<long long>(k));
-      owns["kernel_count"] = static_cast<long long>(s.owned.size());
-      owns["kernel_time_ms"] = py::round_half_even(static_cast<double>(s.owned_ns) / 1e6, 3);
-      owns["kernel_uids"] = std::move(uids);
+      OwnedTime owns;
+      owns.kernel_count = s.owned.size();
+      owns.kernel_time_ms = py::round_half_even(static_cast<double>(s.owned_ns) / 1e6, 3);
+      owns.kernel_uids = s.owned;
       owned_kernels += s.owned.size();
       owned_ns += s.owned_ns;
-      Json kernel_names;
-      Json op_names;
-      owned_names(s.owned, gpu_ops, kernel_names, op_names);
-      f["kernels"] = std::move(kernel_names);
-      if (f["operations"].size() == 0) f["operations"] = std::move(op_names);
-      f["measured_time_ms"] = py::round_half_even(static_cast<double>(s.owned_ns) / 1e6, 3);
+      std::vector<std::string> op_names;
+      owned_names(s.owned, gpu_ops, f.kernels, op_names);
+      if (f.operations.empty()) f.operations = std::move(op_names);
+      f.measured_time_ms = owns.kernel_time_ms;
+      f.owns = std::move(owns);
     } else if (e.is_idle && e.quantified) {
-      owns = Json::object();
-      owns["idle_ms"] = py::round_half_even(e.claim.saving.high, 3);
-      f["kernels"] = Json::array();
-      f["measured_time_ms"] = py::round_half_even(e.claim.saving.high, 3);
-    } else {
-      f["kernels"] = Json::array();
-      f["measured_time_ms"] = number_or_null(e.members_time_ms, 3);
+      OwnedTime owns;
+      owns.idle_ms = py::round_half_even(e.claim.saving.high, 3);
+      f.measured_time_ms = owns.idle_ms;
+      f.owns = std::move(owns);
+    } else if (e.members_time_ms) {
+      f.measured_time_ms = py::round_half_even(*e.members_time_ms, 3);
     }
-    f["owns"] = std::move(owns);
-    Json parts = Json::array();
     for (const auto p : s.parts) {
       const Entry& part = entries[p];
-      Json pj = Json::object();
-      pj["id"] = part.finding.find("id") != nullptr ? *part.finding.find("id") : Json();
-      pj["category"] = *part.finding.find("category");
-      pj["category_rank"] = *part.finding.find("category_rank");
-      if (const Json* version = part.finding.find("plugin_version"); version != nullptr) {
-        pj["plugin"] = *part.finding.find("plugin");
-        pj["plugin_version"] = *version;
+      MergedPart mp;
+      mp.id = part.finding.id;
+      mp.category = part.finding.category;
+      mp.category_rank = part.finding.category_rank;
+      if (part.finding.plugin_version) {
+        mp.plugin = part.finding.plugin;
+        mp.plugin_version = part.finding.plugin_version;
       }
-      if (const Json* role = part.finding.find("role"); role != nullptr) pj["role"] = *role;
-      pj["title"] = *part.finding.find("title");
-      pj["evidence"] = findings::to_string(part.claim.evidence);
-      pj["stated_saving_ms"] = part.quantified ? saving_json(part.claim.saving) : null_levels();
-      parts.push_back(std::move(pj));
+      mp.role = part.finding.role;
+      mp.title = part.finding.title;
+      mp.evidence = part.claim.evidence;
+      if (part.quantified) mp.stated_saving_ms = rounded(part.claim.saving);
+      f.parts.push_back(std::move(mp));
       ++merged;
     }
-    f["parts"] = std::move(parts);
-    findings.push_back(std::move(f));
+    findings.push_back(to_json(f));
   }
   doc["categories"] = std::move(categories);
   Json unhandled = Json::array();
@@ -507,7 +480,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
 
   Json ledger_json = Json::object();
   ledger_json["run_time_ms"] = number_or_null(baseline, 3);
-  ledger_json["ranked_saving_ms"] = saving_json(settled.ranked_total);
+  ledger_json["ranked_saving_ms"] = levels_json(rounded(settled.ranked_total));
   ledger_json["owned_kernel_count"] = static_cast<long long>(owned_kernels);
   ledger_json["owned_kernel_time_ms"] = py::round_half_even(static_cast<double>(owned_ns) / 1e6, 3);
   ledger_json["merged_findings"] = static_cast<long long>(merged);

@@ -184,7 +184,7 @@ void write_run_report(const Model& model, AnalyzeReport& report,
   }
   AnalysisReportInput input = gather_report_input(model, report, output_dir, info);
   if (const Json* serving = report.run_findings.find("serving")) input.serving = *serving;
-  if (compat != Compat::TraceLens) input.run_findings = report.run_findings;
+  if (compat != Compat::TraceLens) input.run_findings = report.findings;
   if (const Json* recording = report.run_findings.find("recording")) input.recording = *recording;
   if (const Json* steps = report.run_findings.find("steps")) input.steps = *steps;
   if (const Json* memory = report.run_findings.find("memory")) input.memory = *memory;
@@ -212,7 +212,7 @@ void write_run_report(const Model& model, AnalyzeReport& report,
   }
   write_report_file(
       output_dir, kHtmlReportFile,
-      replace_invalid_utf8(build_html_report(input, report.run_findings, svg, csv_files)), report);
+      replace_invalid_utf8(build_html_report(input, report.findings, svg, csv_files)), report);
 }
 
 }  // namespace loupe::core

@@ -48,7 +48,7 @@ namespace {
 // (an --only run of a bare directory has nothing to rank against).
 // Default mode passes findings.json's document for the run's one numbering; compat passes null.
 void write_priority_data(const Model& model, AnalyzeReport& report,
-                         const std::filesystem::path& output_dir, const Json* run_findings) {
+                         const std::filesystem::path& output_dir, const RunFindings* run_findings) {
   const auto* manifest = model.document(kCategoryManifest);
   if (manifest == nullptr) return;
   std::vector<MetricsFile> files;
@@ -142,6 +142,7 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
     }
   }
   set_aside_capture_findings(report.run_findings);
+  report.findings = read_run_findings(report.run_findings);
   const Json& doc = report.run_findings;
   try {
     write_file_atomically(output_dir / kRunFindingsFile,
@@ -389,7 +390,7 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   }
   write_run_findings(model, report, options.output_dir, options.compat, options.run_graph.get());
   write_priority_data(model, report, options.output_dir,
-                      options.compat != Compat::TraceLens ? &report.run_findings : nullptr);
+                      options.compat != Compat::TraceLens ? &report.findings : nullptr);
   write_run_report(model, report, options.output_dir, options.compat);
   // A plugin may have made part of -o unwritable (where the sandbox only detects changes): the
   // host still writes what it can and says what it could not.

@@ -90,9 +90,9 @@ std::string impact_problem(const findings::Document& doc) {
   for (const auto& card : doc.recommendations) {
     ++index;
     if (!card.impact) continue;
-    for (const auto& [key, value] : {std::pair{"low", &card.impact->low},
-                                     std::pair{"mid", &card.impact->mid},
-                                     std::pair{"high", &card.impact->high}}) {
+    for (const auto& [key, value] :
+         {std::pair{"low", &card.impact->low}, std::pair{"mid", &card.impact->mid},
+          std::pair{"high", &card.impact->high}}) {
       if (!value->is_number()) continue;
       const double v = value->as_double();
       if (!std::isfinite(v) || v < 0.0 || v > 100.0) {

@@ -159,7 +159,8 @@ class Reader {
       r.confidence = std::move(confidence);
     }
     if (style == Style::Fusion) {
-      if (!r.confidence) return fail(join(where, "confidence"), "fusion cards need a confidence level");
+      if (!r.confidence)
+        return fail(join(where, "confidence"), "fusion cards need a confidence level");
       const std::string& level = r.confidence->level;
       if (level != "High" && level != "high" && level != "Medium" && level != "medium" &&
           level != "Low" && level != "low") {
@@ -213,8 +214,8 @@ class Reader {
       }
     }
     if (const Json* claims = c.find("claims"); claims != nullptr && claims->is_object()) {
-      for (const auto& [key, list] : {std::pair{"kernels", &r.claims.kernels},
-                                      std::pair{"op_groups", &r.claims.op_groups}}) {
+      for (const auto& [key, list] :
+           {std::pair{"kernels", &r.claims.kernels}, std::pair{"op_groups", &r.claims.op_groups}}) {
         const Json* ids = claims->find(key);
         if (ids == nullptr || !ids->is_array()) continue;
         for (const Json& id : ids->as_array()) {
@@ -278,9 +279,9 @@ inline ReadResult from_json(const Json& j) {
   const Json* details = recs == nullptr ? nullptr : r.required_array(j, "details", "");
   if (details == nullptr) return done();
   if (recs->size() != details->size()) {
-    r.fail("recommendations",
-           "recommendations and details must have one entry per finding (" +
-               std::to_string(recs->size()) + " vs " + std::to_string(details->size()) + ")");
+    r.fail("recommendations", "recommendations and details must have one entry per finding (" +
+                                  std::to_string(recs->size()) + " vs " +
+                                  std::to_string(details->size()) + ")");
     return done();
   }
   if (doc.status != Status::Ok && recs->size() != 0) {
@@ -302,7 +303,8 @@ inline ReadResult from_json(const Json& j) {
     if (!r.detail(details->as_array()[i], r.index("details", i), d)) return done();
     doc.details.push_back(std::move(d));
   }
-  if (const Json* trailing = j.find("trailing_sections"); trailing != nullptr && trailing->is_array()) {
+  if (const Json* trailing = j.find("trailing_sections");
+      trailing != nullptr && trailing->is_array()) {
     if (!r.sections(*trailing, "trailing_sections", doc.trailing_sections)) return done();
   }
   return done();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loupe/core/report/model_info.hpp"
+#include "loupe/core/report/run_finding.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"
 #include "loupe/vocabulary.hpp"
@@ -61,9 +62,9 @@ struct AnalysisReportInput {
   std::vector<HighVarianceOperation> high_variance;
   std::string plot_file;  // the plot to show under the summary ("" for none)
   Json serving;           // findings.json's `serving` block (null: no section)
-  // Default mode: findings.json, whose priorities number every item (one numbering for the
-  // terminal, findings.json, report.html and analysis.md); null in compat mode.
-  Json run_findings;
+  // Default mode: findings.json's findings, whose priorities number every item (one numbering
+  // for the terminal, findings.json, report.html and analysis.md); none in compat mode.
+  std::optional<RunFindings> run_findings;
   Json recording;  // findings.json's `recording` block (null: no section)
   Json steps;      // findings.json's `steps` block (null: no section)
   Json memory;     // findings.json's `memory` block (null: no section)

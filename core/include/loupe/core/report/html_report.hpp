@@ -15,7 +15,7 @@ inline constexpr const char* kHtmlReportFile = "report.html";
 
 // `plot_svg` is perf_breakdown.svg's text ("" for none); `csv_files` are paths relative to
 // the output directory.
-std::string build_html_report(const AnalysisReportInput& input, const Json& run_findings,
+std::string build_html_report(const AnalysisReportInput& input, const RunFindings& run_findings,
                               const std::string& plot_svg,
                               const std::vector<std::string>& csv_files);
 

@@ -4,6 +4,8 @@
 // generate_priority_data, so that the file is byte-identical in --compat tracelens.
 #pragma once
 
+#include "loupe/core/report/run_finding.hpp"
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,7 +33,7 @@ Json build_priority_data(const Json& manifest, std::vector<MetricsFile> metrics_
 // Default mode: each findings[] entry gets the run's one numbering from findings.json
 // (`run_priority`, `finding_id`; a finding merged into another by the time ledger gets its
 // owner's number and `part_of`, the owner's id; an entry findings.json does not rank gets nulls).
-void number_priority_data(Json& priority_data, const Json& run_findings);
+void number_priority_data(Json& priority_data, const RunFindings& run_findings);
 
 // The file text: json.dump(indent=2) with ASCII escapes, no trailing newline.
 std::string priority_data_text(const Json& priority_data);

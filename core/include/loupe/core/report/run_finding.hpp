@@ -1,7 +1,9 @@
-// findings.json read back as typed values, for everything on the host that presents or gates the
-// ranked answer (the terminal summary, --fail-on): one struct for a single run's document
-// (loupe.run_findings/2) and a rank set's (loupe.rank_set_findings/2), so no consumer looks up
-// members by name (docs/findings-schema.md).
+// The findings of findings.json as typed values (docs/findings-schema.md, "Run findings" and
+// "Rank-set findings"): one `RunFinding` struct behind both documents. The builders fill it and
+// write it with `to_json`; everything on the host that presents or gates the ranked answer (the
+// terminal summary, --fail-on, analysis.md, report.html, priority_data.json) reads it back with
+// `read_run_findings`, so no consumer looks up members by name and every figure comes from the
+// one stored (rounded) value.
 #pragma once
 
 #include <cstddef>
@@ -21,20 +23,89 @@ struct SavingRange {
   double high = 0.0;
 };
 
+// Which document a finding belongs to: a single run's, or a rank set's (measured across ranks,
+// or a per-rank finding summarized over the ranks that have it).
+enum class FindingScope { Run, CrossRank, PerRank };
+
+// The step-time check of a finding (docs/what-if.md).
+struct StepCheckResult {
+  double step_gain_ms = 0.0;
+  double unresolved_share = 0.0;
+  bool limited_saving = false;
+  std::optional<double> cumulative_step_gain_ms;
+};
+
+// What the time ledger gave a finding: GPU ops by uid, or measured idle time.
+struct OwnedTime {
+  std::size_t kernel_count = 0;
+  double kernel_time_ms = 0.0;
+  std::vector<std::int64_t> kernel_uids;
+  std::optional<double> idle_ms;  // set (and the kernel members unused) for idle-time findings
+};
+
+// A card the ledger merged into its owner.
+struct MergedPart {
+  std::string id;
+  std::string category;
+  std::int64_t category_rank = 0;
+  std::optional<std::string> plugin;          // contributed cards only
+  std::optional<std::string> plugin_version;  // idem
+  std::optional<std::string> role;
+  std::string title;
+  std::optional<findings::Evidence> evidence;
+  std::optional<SavingRange> stated_saving_ms;
+};
+
 struct RunFinding {
   std::string id;
+  FindingScope scope = FindingScope::Run;
   std::int64_t priority = 0;  // P-number; 0 when the finding is unranked
   std::string category;
-  std::string tier;  // "compute" / "system"; "" in a rank set's cross-rank cards
   std::string title;
-  std::optional<SavingRange> saving_ms;        // null: not quantified
-  std::optional<double> saving_percent_mid;    // of the run's end-to-end time
-  std::optional<findings::Evidence> evidence;  // absent in documents before evidence levels
-  // The what-if's step gain (docs/what-if.md); null when the finding was not replayed.
-  std::optional<double> step_gain_ms;
-  std::size_t merged_parts = 0;  // cards merged into this one by the time ledger
-  std::string findings_file;     // the findings file that explains it (sources.files[1])
+  std::string insight;
+  std::string action;
+  std::vector<std::string> source_files;  // [metrics, findings file, ops table]
+  std::optional<findings::Evidence> evidence;
+  std::optional<SavingRange> saving_ms;  // null: not quantified
+
+  // A single run's finding.
+  std::string tier;  // "compute" / "system"
+  std::string plugin;
+  std::optional<std::string> plugin_version;  // contributed or dropped-in plugins
+  std::optional<std::string> role;            // "contributing"
+  std::int64_t category_rank = 0;             // its number in its category's findings file
+  std::optional<std::string> library;
+  std::vector<std::string> operations;
+  std::optional<std::string> bound_type;
+  std::optional<std::string> estimate_method;
+  std::vector<std::string> source_rows;
+  std::optional<SavingRange> stated_saving_ms;       // as the plugin stated it
+  std::optional<SavingRange> saving_percent_of_e2e;  // of the run's end-to-end time
+  std::string ledger;                                // owner / merged / trimmed ...
+  std::optional<StepCheckResult> what_if;
+  std::vector<std::string> kernels;
+  std::optional<double> measured_time_ms;
+  std::optional<OwnedTime> owns;
+  std::vector<MergedPart> parts;
+
+  // A rank set's finding.
+  std::optional<std::vector<int>> ranks;  // per-rank: the ranks that have it; cross-rank: null
+  std::optional<int> representative_rank;
+  std::optional<std::pair<double, double>> saving_ms_range;  // min and max over the ranks
+
+  bool contributed() const { return role && *role == "contributing"; }
+  // The findings file that explains it (source_files[1]), or "".
+  std::string findings_file() const { return source_files.size() > 1 ? source_files[1] : ""; }
+  std::optional<double> saving_percent_mid() const {
+    return saving_percent_of_e2e ? std::optional<double>(saving_percent_of_e2e->mid) : std::nullopt;
+  }
+  std::optional<double> step_gain_ms() const {
+    return what_if ? std::optional<double>(what_if->step_gain_ms) : std::nullopt;
+  }
 };
+
+// The member list of one finding, in the documented order of its scope.
+Json to_json(const RunFinding& f);
 
 struct RunFindings {
   std::vector<RunFinding> findings;  // in rank order
@@ -52,5 +123,6 @@ struct RunFindings {
 
 // The typed view of a findings.json document; members a document lacks stay empty.
 RunFindings read_run_findings(const Json& document);
+RunFinding read_run_finding(const Json& finding);
 
 }  // namespace loupe::core
