@@ -236,7 +236,7 @@ void print_summary(const core::AnalyzeReport& report, const fs::path& output_dir
 }
 
 // --fail-on: lists what matched; true when anything did.
-bool gate(const std::vector<core::FailTerm>& terms, const Json& run_findings,
+bool gate(const std::vector<core::FailTerm>& terms, const core::RunFindings& run_findings,
           bool include_heuristic) {
   if (terms.empty()) return false;
   const auto matches = core::evaluate_fail_on(terms, run_findings, include_heuristic);
@@ -439,7 +439,7 @@ int run_session(const po::variables_map& vm, core::AnalyzeOptions analyze,
   }
   if (vm.count("quiet") == 0) print_summary(*report, output_dir);
   if (report->any_error()) return kExitFindings;
-  return gate(fail_on, report->run_findings, vm.count("fail-on-heuristic") > 0) ? kExitGate
+  return gate(fail_on, report->findings, vm.count("fail-on-heuristic") > 0) ? kExitGate
                                                                                 : kExitOk;
 }
 

@@ -46,7 +46,7 @@ Json run_findings(double gemm_ms = 3.343, const char* gemm_id = "gemm-c429b3ce26
 
 std::vector<std::string> matched_terms(const std::string& expr, const Json& doc) {
   std::vector<std::string> out;
-  for (const auto& m : evaluate_fail_on(parse_fail_on(expr), doc)) out.push_back(m.term);
+  for (const auto& m : evaluate_fail_on(parse_fail_on(expr), read_run_findings(doc))) out.push_back(m.term);
   return out;
 }
 
@@ -57,7 +57,7 @@ TEST_CASE("--fail-on savings terms skip heuristic savings unless asked", "[repor
   // The 5 ms heuristic card is the largest saving, yet only the modeled 3.343 ms one counts.
   CHECK(matched_terms("savings>4ms", doc).empty());
   CHECK(matched_terms("savings>15%", doc).empty());
-  const auto with = evaluate_fail_on(parse_fail_on("savings>4ms"), doc, true);
+  const auto with = evaluate_fail_on(parse_fail_on("savings>4ms"), read_run_findings(doc), true);
   REQUIRE(with.size() == 1);
   CHECK_THAT(with[0].what, Catch::Contains("other-0123456789ab") && Catch::Contains("5.000 ms"));
   // findings>N and category= still count every finding.
@@ -81,7 +81,7 @@ TEST_CASE("--fail-on matches findings and run facts", "[report][fail_on]") {
         std::vector<std::string>{"category!=gemm", "category!=gemm"});
   CHECK(matched_terms("tier=system", doc) == std::vector<std::string>{"tier=system"});
   // Any term: one match is enough, every match is listed with what matched.
-  const auto matches = evaluate_fail_on(parse_fail_on("savings>50%,category=gemm"), doc);
+  const auto matches = evaluate_fail_on(parse_fail_on("savings>50%,category=gemm"), read_run_findings(doc));
   REQUIRE(matches.size() == 1);
   CHECK(matches[0].what ==
         "P1 gemm-c429b3ce26c6 (gemm) Compute-bound GEMMs: saving 3.343 ms "

@@ -182,9 +182,8 @@ std::vector<FailTerm> parse_fail_on(std::string_view expression) {
 }
 
 std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
-                                        const Json& run_findings, bool include_heuristic) {
+                                        const RunFindings& doc, bool include_heuristic) {
   std::vector<FailMatch> matches;
-  const RunFindings doc = read_run_findings(run_findings);
   using K = FailTerm::Key;
   for (const auto& t : terms) {
     switch (t.key) {

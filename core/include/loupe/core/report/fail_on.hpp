@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loupe/core/report/run_finding.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core {
@@ -47,6 +48,7 @@ std::vector<FailTerm> parse_fail_on(std::string_view expression);
 // `savings` terms read measured and modeled savings only; with `include_heuristic`
 // (`--fail-on-heuristic`) also the heuristic ones (docs/report.md, "--fail-on").
 std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
-                                        const Json& run_findings, bool include_heuristic = false);
+                                        const RunFindings& run_findings,
+                                        bool include_heuristic = false);
 
 }  // namespace loupe::core
