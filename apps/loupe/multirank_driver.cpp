@@ -42,8 +42,9 @@ constexpr const char* kFindingsFile = "system_findings/multirank_findings.md";
 std::string render_cross_rank_findings(const findings::Document& doc, const fs::path& out) {
   std::string text =
       core::render_findings_json(dump_python_json(findings::to_json(doc), -1, false));
-  const auto result = core::validate_findings_text(
-      text, out / kFindingsFile, "system", Scope::Standalone, core::ValidationMode::Default);
+  const auto result =
+      core::validate_findings_in_memory(text, out / kFindingsFile, std::nullopt, "system",
+                                        Scope::Standalone, core::ValidationMode::Default);
   if (!result.passed) {
     std::string why;
     for (const auto& e : result.errors) why += (why.empty() ? "" : "; ") + e;

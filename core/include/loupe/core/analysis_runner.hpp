@@ -51,6 +51,8 @@ struct CategoryOutcome {
   std::size_t findings_count = 0;  // cards in the findings file (OK with 0: nothing to fix)
   // The plugin's findings document as rendered (status OK / NO_DATA), for the run's findings.json.
   std::shared_ptr<const rapidjson::Document> findings_document;
+  // The findings file as written (status OK / NO_DATA), for analysis.md: never read back.
+  std::string findings_markdown;
   double wall_ms = 0.0;
 };
 
