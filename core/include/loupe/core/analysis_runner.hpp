@@ -14,6 +14,7 @@
 #include "loupe/core/model.hpp"
 #include "loupe/core/plan_error.hpp"
 #include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/run_outputs.hpp"
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"
@@ -71,6 +72,9 @@ struct AnalyzeReport {
   std::vector<std::string> report_files;  // run-level outputs (priority_data.json, ...), relative
   Json priority_data;                     // what priority_data.json holds
   Json run_findings;                      // what findings.json holds (ranked findings)
+  // Every file the run wrote, as loupe_run.json records them under `outputs` (set once the record
+  // is written; empty when it could not be).
+  RecordedOutputs outputs;
   // Run-level outputs that could not be written ("file: why"), e.g. when a plugin made part of -o
   // unwritable where the sandbox only detects changes.
   std::vector<std::string> unwritten;
