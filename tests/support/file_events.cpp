@@ -28,6 +28,21 @@ bool FileEvents::watches(const fs::path& dir) const {
   return false;
 }
 
+std::string FileEvents::unwatched_file(const fs::path& root) const {
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file() && !watches(entry.path().parent_path())) {
+      return entry.path().string();
+    }
+  }
+  return {};
+}
+
+std::string listed(const std::set<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) out += (out.empty() ? "" : " ") + name;
+  return out;
+}
+
 std::set<std::string> FileEvents::reread_after_write(const fs::path& root) {
   std::set<std::string> reread;
   alignas(inotify_event) char buffer[64 * 1024];

@@ -22,6 +22,8 @@ class FileEvents {
   // Watches the files directly in `dir` (not below); false when it cannot.
   bool watch(const std::filesystem::path& dir);
   bool watches(const std::filesystem::path& dir) const;
+  // A file below `root` in a folder not watched (a read-back there would go unseen); "" if none.
+  std::string unwatched_file(const std::filesystem::path& root) const;
 
   // Files (relative to `root`) opened for reading after they were written (closed after writing,
   // or renamed into place), among the events since the last call.
@@ -37,5 +39,8 @@ class FileEvents {
   std::set<std::string> written_;
   bool overflowed_ = false;
 };
+
+// The names, space-separated, for a message.
+std::string listed(const std::set<std::string>& names);
 
 }  // namespace loupe::test
