@@ -19,6 +19,11 @@ target_compile_definitions(loupe_test_main PRIVATE
   LOUPE_BUNDLED_PLUGIN_DIR="${PROJECT_BINARY_DIR}/lib/loupe/plugins"
   LOUPE_TEST_PLUGIN_DIR="${PROJECT_BINARY_DIR}/tests/plugins")
 
+# Which output files a run reads back (inotify), for the tests that check it reads none.
+add_library(loupe_test_file_events STATIC ${PROJECT_SOURCE_DIR}/tests/support/file_events.cpp)
+target_include_directories(loupe_test_file_events PUBLIC ${PROJECT_SOURCE_DIR}/tests/support)
+target_link_libraries(loupe_test_file_events PRIVATE loupe_warnings)
+
 # loupe_add_test(NAME SOURCES a.cpp b.cpp LIBS x y [NEEDS_CLI])
 # NEEDS_CLI: the test runs the loupe executable and the bundled plugins, so build them first.
 #

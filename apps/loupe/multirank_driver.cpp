@@ -13,9 +13,9 @@
 #include "loupe/core/atomic_file.hpp"
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/model.hpp"
-#include "loupe/core/multirank/collective_report.hpp"
-#include "loupe/core/multirank/cross_rank.hpp"
+#include "loupe/core/prepare/collective_report.hpp"
 #include "loupe/core/renderer.hpp"
+#include "loupe/core/report/cross_rank.hpp"
 #include "loupe/core/report/rank_set_findings.hpp"
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/run_outputs.hpp"
@@ -42,8 +42,9 @@ constexpr const char* kFindingsFile = "system_findings/multirank_findings.md";
 std::string render_cross_rank_findings(const findings::Document& doc, const fs::path& out) {
   std::string text =
       core::render_findings_json(dump_python_json(findings::to_json(doc), -1, false));
-  const auto result = core::validate_findings_text(
-      text, out / kFindingsFile, "system", Scope::Standalone, core::ValidationMode::Default);
+  const auto result =
+      core::validate_findings_in_memory(text, out / kFindingsFile, std::nullopt, "system",
+                                        Scope::Standalone, core::ValidationMode::Default);
   if (!result.passed) {
     std::string why;
     for (const auto& e : result.errors) why += (why.empty() ? "" : "; ") + e;
@@ -103,8 +104,8 @@ bool is_multirank_request(const po::variables_map& vm) {
 }
 
 // findings.json of the set: the cross-rank cards and every rank's own findings.json, merged by id
-// (docs/findings-schema.md, "Rank-set findings"). A rank without a readable findings.json is
-// listed as such.
+// (docs/findings-schema.md, "Rank-set findings"), each as its child handed it back. A rank
+// without a readable findings.json is listed as such.
 std::string rank_set_findings(const lm::CrossRankAnalysis& analysis,
                               const findings::Document& cross_rank,
                               const std::vector<RankRun>& runs, int world, const fs::path& out) {
@@ -120,28 +121,15 @@ std::string rank_set_findings(const lm::CrossRankAnalysis& analysis,
     core::RankFindings rank{run.rank, Json()};
     const fs::path file = out / ("rank_" + std::to_string(run.rank)) / core::kRunFindingsFile;
     try {
-      const std::string text = read_file_or_empty(file);
-      if (!text.empty()) rank.document = core::to_owned_json(*core::parse_json_document(text));
+      if (!run.findings_json.empty()) {
+        rank.document = core::to_owned_json(*core::parse_json_document(run.findings_json));
+      }
     } catch (const std::exception& e) {
       spdlog::warn("{}: {}; rank {} left out of findings.json", file.string(), e.what(), run.rank);
     }
     input.ranks.push_back(std::move(rank));
   }
   return dump_python_json(core::build_rank_set_findings(input), 2) + "\n";
-}
-
-std::function<std::optional<core::Error>(const core::trace::TraceModel&)> collectives_writer(
-    fs::path path) {
-  return
-      [path = std::move(path)](const core::trace::TraceModel& model) -> std::optional<core::Error> {
-        try {
-          core::write_file_atomically(
-              path, lm::serialize_rank_collectives(lm::extract_rank_collectives(model, 0)));
-        } catch (const std::exception& e) {
-          return core::Error{core::ErrorKind::Output, e.what()};
-        }
-        return std::nullopt;
-      };
 }
 
 namespace {
@@ -301,8 +289,8 @@ std::vector<lm::InputProblem> merge_problems(const std::vector<lm::InputProblem>
 }
 
 // Default mode: the cross-rank findings (rendered and validated like every system-tier file)
-// and the set's one ranked findings.json. Each rank's GPU time split comes from its analysis
-// (or, with --collectives-only, from its child).
+// and the set's one ranked findings.json. Each rank's GPU time split is what its child handed
+// back (from its analysis, or with --collectives-only from the trace alone).
 struct CrossRankOutputs {
   std::string findings_text;
   std::string set_findings_text;
@@ -313,11 +301,7 @@ CrossRankOutputs cross_rank_outputs(const std::vector<lm::RankCollectives>& kept
                                     const fs::path& out) {
   std::vector<lm::RankTimeline> timelines;
   for (const RankRun& run : runs) {
-    const std::string csv = spec.collectives_only
-                                ? run.timeline_csv
-                                : read_file_or_empty(out / ("rank_" + std::to_string(run.rank)) /
-                                                     "perf_report_csvs/gpu_timeline.csv");
-    if (const auto t = lm::parse_gpu_timeline(run.rank, csv)) timelines.push_back(*t);
+    if (const auto t = lm::parse_gpu_timeline(run.rank, run.timeline_csv)) timelines.push_back(*t);
   }
   const int world = static_cast<int>(runs.size());
   const auto analysis = lm::analyze_cross_rank(kept, world, report.gpus_per_node, timelines);
@@ -336,7 +320,7 @@ CrossRankOutputs cross_rank_outputs(const std::vector<lm::RankCollectives>& kept
 // same OUT removes them first).
 Json run_record(const lm::CollectiveReport& report, const std::vector<RankRun>& runs,
                 const CrossRankOutputs& cross, const std::vector<lm::InputProblem>& problems,
-                unsigned pool_size, bool collectives_only, const fs::path& out) {
+                unsigned pool_size, bool collectives_only) {
   Json prepared = Json::array();
   for (const auto& file : report.files) {
     prepared.as_array().push_back(Json(std::string(kReportDir) + "/" + file.name));
@@ -344,10 +328,7 @@ Json run_record(const lm::CollectiveReport& report, const std::vector<RankRun>& 
   Json ranks_json = Json::array();
   for (const RankRun& run : runs) {
     const std::string dir = "rank_" + std::to_string(run.rank);
-    const auto recorded = core::recorded_outputs(out / dir);
-    for (const auto* list : {&recorded.prepared, &recorded.analysis}) {
-      for (const std::string& f : *list) prepared.as_array().push_back(Json(dir + "/" + f));
-    }
+    for (const std::string& f : run.outputs) prepared.as_array().push_back(Json(dir + "/" + f));
     Json r = Json::object();
     r["rank"] = Json(run.rank);
     r["trace"] = Json(run.trace.string());
@@ -492,7 +473,7 @@ int run_multirank_job(const po::variables_map& vm, const MpiJob& job) {
     if (!cross.findings_text.empty()) fs::create_directories((out / kFindingsFile).parent_path());
     core::write_files_atomically(writes);
     const Json record =
-        run_record(report, runs, cross, problems, pool_size, spec->collectives_only, out);
+        run_record(report, runs, cross, problems, pool_size, spec->collectives_only);
     core::write_file_atomically(out / layout::kRunRecord, dump_python_json(record, 2) + "\n");
   } catch (const std::exception& e) {
     std::cerr << "loupe analyze: " << e.what() << "\n";

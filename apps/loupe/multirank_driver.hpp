@@ -26,9 +26,4 @@ bool is_multirank_request(const po::variables_map& vm);
 // (before any work).
 int run_multirank(const po::variables_map& vm);
 
-// For a rank's Session: writes the trace's collective table (RankCollectives, serialized) to
-// `path` once the trace is loaded.
-std::function<std::optional<core::Error>(const core::trace::TraceModel&)> collectives_writer(
-    std::filesystem::path path);
-
 }  // namespace loupe::cli

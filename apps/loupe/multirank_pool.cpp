@@ -17,13 +17,13 @@
 #include "cli_common.hpp"
 #include "json_text.hpp"
 #include "loupe/core/atomic_file.hpp"
-#include "loupe/core/multirank/collective_report.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
+#include "loupe/core/prepare/collective_report.hpp"
 #include "loupe/core/prepare/vendor_categories.hpp"
+#include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/json_value.hpp"
-#include "multirank_driver.hpp"
 
 namespace loupe::cli {
 
@@ -43,58 +43,115 @@ std::uint64_t available_memory_kb() {
   return 0;
 }
 
-// One rank's analysis: a Session on its trace into OUT/rank_<r>/, its collective table written
-// to `collectives` once the trace is loaded. The exit code, as `loupe analyze --trace` would
-// return it.
-int analyze_rank(const RankSpec& spec, const RankRun& run, const fs::path& out,
-                 const fs::path& collectives) {
+// The rank's GPU time split as rows of gpu_timeline.csv, from the table its analysis prepared.
+std::string timeline_rows(const core::Model& model) {
+  const core::CsvTable* table = model.table("perf_report_csvs/gpu_timeline.csv");
+  if (table == nullptr) return {};
+  std::string rows;
+  for (std::size_t r = 0; r < table->row_count(); ++r) {
+    for (std::size_t c = 0; c < table->column_count(); ++c) {
+      rows += std::string(c == 0 ? "" : ",") + std::string(table->cell(r, c).text);
+    }
+    rows += "\n";
+  }
+  return rows;
+}
+
+// One rank's analysis: a Session on its trace into OUT/rank_<r>/; its collective table (taken once
+// the trace is loaded), time split, findings.json and list of files go into `handoff`. The exit
+// code, as `loupe analyze --trace` would return it.
+int analyze_rank(const RankSpec& spec, const fs::path& out, RankRun& handoff) {
   core::SessionOptions options;
   options.analyze = spec.analyze;
-  options.analyze.output_dir = out / ("rank_" + std::to_string(run.rank));
+  options.analyze.output_dir = out / ("rank_" + std::to_string(handoff.rank));
   options.quiet = !spec.verbose;
-  options.on_loaded = collectives_writer(collectives);
+  options.on_loaded = [&handoff](const core::trace::TraceModel& model) {
+    handoff.collectives = lm::serialize_rank_collectives(lm::extract_rank_collectives(model, 0));
+    return std::optional<core::Error>();
+  };
   options.vendor_selectors = core::prepare::vendor_selectors(*spec.plugins);
   core::TraceInputs inputs = spec.inputs;
-  inputs.trace = run.trace;
+  inputs.trace = handoff.trace;
   auto session = core::Session::from_trace(inputs, std::move(options));
   if (!session) {
-    std::cerr << "loupe analyze: rank " << run.rank << ": " << session.error().message << "\n";
+    std::cerr << "loupe analyze: rank " << handoff.rank << ": " << session.error().message << "\n";
     return kExitUsage;
   }
   const auto report = session->run(*spec.plugins);
   if (!report) {
-    std::cerr << "loupe analyze: rank " << run.rank << ": " << report.error().message << "\n";
+    std::cerr << "loupe analyze: rank " << handoff.rank << ": " << report.error().message << "\n";
     return kExitUsage;
+  }
+  handoff.timeline_csv = timeline_rows(session->model());
+  const auto& written = report->report_files;
+  if (std::find(written.begin(), written.end(), core::kRunFindingsFile) != written.end()) {
+    handoff.findings_json = core::run_findings_text(report->run_findings);
+  }
+  for (const auto* list : {&report->outputs.prepared, &report->outputs.analysis}) {
+    handoff.outputs.insert(handoff.outputs.end(), list->begin(), list->end());
   }
   return report->any_error() ? kExitFindings : kExitOk;
 }
 
 // --collectives-only: the rank's collective table and (default mode) its GPU time split, the
-// same gpu_timeline.csv numbers the full analysis writes; nothing in OUT/rank_<r>/.
-int collect_rank(const RankSpec& spec, const RankRun& run, const fs::path& collectives,
-                 const fs::path& timeline) {
+// same gpu_timeline.csv numbers the full analysis writes, into `handoff`; nothing in
+// OUT/rank_<r>/.
+int collect_rank(const RankSpec& spec, RankRun& handoff) {
   core::trace::LoadResult loaded;
   try {
-    loaded = core::trace::load_trace(run.trace);
+    loaded = core::trace::load_trace(handoff.trace);
   } catch (const std::exception& e) {
-    std::cerr << "loupe analyze: rank " << run.rank << ": " << e.what() << "\n";
+    std::cerr << "loupe analyze: rank " << handoff.rank << ": " << e.what() << "\n";
     return kExitUsage;
   }
   if (loaded.error) {
-    std::cerr << "loupe analyze: rank " << run.rank << ": " << run.trace.string() << ": "
+    std::cerr << "loupe analyze: rank " << handoff.rank << ": " << handoff.trace.string() << ": "
               << loaded.error->describe() << "\n";
     return kExitUsage;
   }
-  core::write_file_atomically(
-      collectives, lm::serialize_rank_collectives(lm::extract_rank_collectives(loaded.model, 0)));
+  handoff.collectives =
+      lm::serialize_rank_collectives(lm::extract_rank_collectives(loaded.model, 0));
   if (spec.analyze.compat == Compat::TraceLens) return kExitOk;
   const auto tree =
       core::trace::EventTree::build(loaded.model, core::prepare::prepare_tree_options());
   core::trace::GpuTimelineOptions options;
   options.include_unlinked = tree.gpu_only();
   const auto split = core::trace::compute_gpu_timeline(loaded.model, tree, options);
-  if (split) core::write_file_atomically(timeline, core::trace::gpu_timeline_csv(*split));
+  if (split) handoff.timeline_csv = core::trace::gpu_timeline_csv(*split);
   return kExitOk;
+}
+
+// The hand-off fields of a RankRun as a JSON object, and back.
+Json handoff_json(const RankRun& run) {
+  Json j = Json::object();
+  j["collectives"] = Json(run.collectives);
+  j["timeline_csv"] = Json(run.timeline_csv);
+  j["findings_json"] = Json(run.findings_json);
+  Json outputs = Json::array();
+  for (const auto& f : run.outputs) outputs.as_array().push_back(Json(f));
+  j["outputs"] = std::move(outputs);
+  return j;
+}
+bool handoff_from_json(const Json& doc, RankRun& run) {
+  const Json* collectives = doc.find("collectives");
+  const Json* timeline = doc.find("timeline_csv");
+  const Json* findings = doc.find("findings_json");
+  const Json* outputs = doc.find("outputs");
+  if (collectives == nullptr || !collectives->is_string() || timeline == nullptr ||
+      !timeline->is_string() || findings == nullptr || !findings->is_string() ||
+      outputs == nullptr || !outputs->is_array()) {
+    return false;
+  }
+  std::vector<std::string> files;
+  for (const Json& f : outputs->as_array()) {
+    if (!f.is_string()) return false;
+    files.push_back(f.as_string());
+  }
+  run.collectives = collectives->as_string();
+  run.timeline_csv = timeline->as_string();
+  run.findings_json = findings->as_string();
+  run.outputs = std::move(files);
+  return true;
 }
 
 }  // namespace
@@ -108,13 +165,11 @@ std::string read_file_or_empty(const fs::path& path) {
 
 // A RankRun as one line of JSON, and back (what an MPI process sends to process 0).
 std::string run_to_text(const RankRun& run) {
-  Json j = Json::object();
+  Json j = handoff_json(run);
   j["rank"] = Json(run.rank);
   j["exit_code"] = Json(run.exit_code);
   j["peak_kb"] = Json(static_cast<std::int64_t>(run.peak_kb));
   j["seconds"] = Json(run.seconds);
-  j["collectives"] = Json(run.collectives);
-  j["timeline_csv"] = Json(run.timeline_csv);
   return dump_python_json(j, -1);
 }
 bool run_from_text(std::string_view text, std::vector<RankRun>& runs) {
@@ -129,18 +184,13 @@ bool run_from_text(std::string_view text, std::vector<RankRun>& runs) {
   const Json* code = doc->find("exit_code");
   const Json* peak = doc->find("peak_kb");
   const Json* seconds = doc->find("seconds");
-  const Json* collectives = doc->find("collectives");
-  const Json* timeline = doc->find("timeline_csv");
   if (code == nullptr || !code->is_int() || peak == nullptr || !peak->is_int() ||
-      seconds == nullptr || !seconds->is_number() || collectives == nullptr ||
-      !collectives->is_string() || timeline == nullptr || !timeline->is_string()) {
+      seconds == nullptr || !seconds->is_number() || !handoff_from_json(*doc, run)) {
     return false;
   }
   run.exit_code = static_cast<int>(code->as_int());
   run.peak_kb = static_cast<std::uint64_t>(peak->as_int());
   run.seconds = seconds->as_double();
-  run.collectives = collectives->as_string();
-  run.timeline_csv = timeline->as_string();
   return true;
 }
 
@@ -172,9 +222,16 @@ bool ChildPool::start(RankRun& run) {
 
 int ChildPool::run_child(const RankRun& run) const {
   try {
-    return spec_.collectives_only
-               ? collect_rank(spec_, run, collectives_path(run.rank), timeline_path(run.rank))
-               : analyze_rank(spec_, run, out_, collectives_path(run.rank));
+    RankRun handoff;
+    handoff.rank = run.rank;
+    handoff.trace = run.trace;
+    const int code =
+        spec_.collectives_only ? collect_rank(spec_, handoff) : analyze_rank(spec_, out_, handoff);
+    if (code == kExitOk || code == kExitFindings) {
+      core::write_file_atomically(handoff_path(run.rank),
+                                  dump_python_json(handoff_json(handoff), -1));
+    }
+    return code;
   } catch (const std::exception& e) {
     std::cerr << "loupe analyze: rank " << run.rank << ": " << e.what() << "\n";
     return kExitUsage;
@@ -200,16 +257,14 @@ bool ChildPool::wait_one() {
 
 void ChildPool::collect(RankRun& run) const {
   if (run.exit_code != kExitOk && run.exit_code != kExitFindings) return;
-  run.collectives = read_file_or_empty(collectives_path(run.rank));
-  if (spec_.collectives_only) run.timeline_csv = read_file_or_empty(timeline_path(run.rank));
+  const auto doc = core::prepare::try_parse_json_text(read_file_or_empty(handoff_path(run.rank)));
+  if (!doc || !doc->is_object() || !handoff_from_json(*doc, run)) {
+    spdlog::warn("rank {}: its child handed back nothing readable", run.rank);
+  }
 }
 
-fs::path ChildPool::collectives_path(int rank) const {
+fs::path ChildPool::handoff_path(int rank) const {
   return work_dir_ / ("rank_" + std::to_string(rank) + ".json");
-}
-
-fs::path ChildPool::timeline_path(int rank) const {
-  return work_dir_ / ("rank_" + std::to_string(rank) + ".gpu_timeline.csv");
 }
 
 // Runs `share` (its first rank alone, measured; then as many at once as memory and cores allow,

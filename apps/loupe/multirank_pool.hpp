@@ -26,9 +26,14 @@ struct RankRun {
   int exit_code = -1;  // -1: not run
   std::uint64_t peak_kb = 0;
   double seconds = 0.0;
-  std::string collectives;  // the child's serialized RankCollectives; empty when it failed
-  // --collectives-only, default mode: the rank's gpu_timeline.csv text, computed by the child.
+  // What the rank's child handed back in memory (docs/multirank.md); all empty when it failed.
+  std::string collectives;  // the serialized RankCollectives
+  // The rank's GPU time split as gpu_timeline.csv rows (default mode; with --collectives-only,
+  // computed by the child alone).
   std::string timeline_csv;
+  std::string findings_json;  // the rank's findings.json as written; "" when it wrote none
+  // The files the rank's analysis wrote, relative to OUT/rank_<r>/ (its loupe_run.json outputs).
+  std::vector<std::string> outputs;
 };
 
 // A file's text; "" when it cannot be read.
@@ -52,7 +57,7 @@ struct RankSpec {
 
 class ChildPool {
  public:
-  // Children write their tables into `work_dir`; full analyses go to OUT/rank_<r>/.
+  // Children hand their tables back through `work_dir`; full analyses go to OUT/rank_<r>/.
   ChildPool(const RankSpec& spec, std::filesystem::path out, std::filesystem::path work_dir)
       : spec_(spec), out_(std::move(out)), work_dir_(std::move(work_dir)) {}
 
@@ -61,12 +66,12 @@ class ChildPool {
   // Waits for one running child; false when none runs.
   bool wait_one();
   std::size_t running() const { return running_.size(); }
-  // Reads a finished rank's tables into `run`.
+  // Reads what a finished rank's child handed back into `run`.
   void collect(RankRun& run) const;
 
  private:
-  std::filesystem::path collectives_path(int rank) const;
-  std::filesystem::path timeline_path(int rank) const;
+  // The one typed file a rank's child hands back (RankRun's hand-off fields, as JSON).
+  std::filesystem::path handoff_path(int rank) const;
   int run_child(const RankRun& run) const;
 
   const RankSpec& spec_;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "file_events.hpp"
 #include "loupe/core/model.hpp"
 #include "schema_check.hpp"
 #include "test_paths.hpp"
@@ -399,4 +400,41 @@ TEST_CASE("--prefer reaches every rank of a rank set: each rank's GEMMs go to th
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find("prefers plugin 'no_such_plugin'") != std::string::npos);
   CHECK_FALSE(fs::exists(out2 / "rank_0/perf_report_csvs"));
+}
+
+TEST_CASE("the driver reads back none of the files the ranks wrote", "[multirank][cli]") {
+  TempDir tmp;
+  const fs::path out = tmp.path() / "out";
+  // Every folder a rank set writes into, made first so that each is watched from its first file.
+  loupe::test::FileEvents events;
+  REQUIRE(events.ok());
+  std::vector<fs::path> dirs{out, out / "collective_report", out / "system_findings"};
+  for (int rank = 0; rank < 4; ++rank) {
+    const fs::path dir = out / ("rank_" + std::to_string(rank));
+    for (const char* sub : {"category_data", "category_findings", "system_findings", "metadata",
+                            "perf_report_csvs"}) {
+      dirs.push_back(dir / sub);
+    }
+    dirs.push_back(dir);
+  }
+  for (const auto& dir : dirs) {
+    fs::create_directories(dir);
+    REQUIRE(events.watch(dir));
+  }
+  const std::string pattern = (bundled_set() / "traces/rank*_trace.json.gz").string();
+  const auto r =
+      run_loupe(with_plugins({"analyze", "--trace-pattern", pattern, "-o", out.string()}));
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto reread = events.reread_after_write(out);
+  REQUIRE_FALSE(events.overflowed());
+  INFO("opened for reading after they were written: " << loupe::test::listed(reread));
+  CHECK(reread.empty());
+  CHECK(events.written() >= 4 * 40);
+  CHECK(events.unwatched_file(out).empty());
+  // The watch sees a read-back.
+  read_text(out / "rank_0/findings.json");
+  CHECK(events.reread_after_write(out) == std::set<std::string>{"rank_0/findings.json"});
+  // The set's findings.json still merges the ranks' own findings (each lists its ranks).
+  CHECK(read_text(out / "findings.json").find("\"ranks\": [") != std::string::npos);
 }

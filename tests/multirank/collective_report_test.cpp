@@ -12,9 +12,9 @@
 
 #include "cli_runner.hpp"
 #include "json_text.hpp"
-#include "loupe/core/multirank/collective_report.hpp"
-#include "loupe/core/multirank/cross_rank.hpp"
+#include "loupe/core/prepare/collective_report.hpp"
 #include "loupe/core/renderer.hpp"
+#include "loupe/core/report/cross_rank.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/core/validator.hpp"
 #include "prepare_test_support.hpp"

@@ -8,10 +8,11 @@
 #include "corpus_support.hpp"
 #include "loupe/core/validator.hpp"
 
-using loupe::core::Scope;
 using loupe::core::format_validation_json;
 using loupe::core::format_validation_text;
+using loupe::core::Scope;
 using loupe::core::validate_findings_file;
+using loupe::core::validate_findings_in_memory;
 using loupe::core::validate_findings_text;
 using loupe::core::ValidationMode;
 using loupe::core::ValidationResult;
@@ -49,8 +50,8 @@ TEST_CASE("missing file gives the F-0 message alone", "[validator][api]") {
 
 TEST_CASE("a directory or invalid UTF-8 is an I/O error (Q-41)", "[validator][api]") {
   const loupe::test::TempOutputDir dir;
-  const auto as_directory = validate_findings_file(dir.path(), "system", Scope::Standalone,
-                                                   ValidationMode::TraceLens);
+  const auto as_directory =
+      validate_findings_file(dir.path(), "system", Scope::Standalone, ValidationMode::TraceLens);
   CHECK(as_directory.io_error);
   CHECK_FALSE(as_directory.passed);
   CHECK(as_directory.errors.size() == 1);
@@ -68,18 +69,18 @@ TEST_CASE("a metrics JSON that is not an object is an I/O error on compute tier"
   const auto findings = dir.path() / "category_findings" / "gemm_findings.md";
   write_file(findings, "## Recommendations\n## Detailed Analysis\n");
   write_file(dir.path() / "category_data" / "gemm_metrics.json", "[1, 2]");
-  const auto compute = validate_findings_file(findings, "compute", Scope::Standalone,
-                                              ValidationMode::Default);
+  const auto compute =
+      validate_findings_file(findings, "compute", Scope::Standalone, ValidationMode::Default);
   CHECK(compute.io_error);
   // Other tiers never read the metrics JSON.
-  const auto system = validate_findings_file(findings, "system", Scope::Standalone,
-                                             ValidationMode::TraceLens);
+  const auto system =
+      validate_findings_file(findings, "system", Scope::Standalone, ValidationMode::TraceLens);
   CHECK_FALSE(system.io_error);
 
   // Invalid JSON just leaves relaxed-empty mode off (no I/O error).
   write_file(dir.path() / "category_data" / "gemm_metrics.json", "{not json");
-  const auto invalid = validate_findings_file(findings, "compute", Scope::Standalone,
-                                              ValidationMode::TraceLens);
+  const auto invalid =
+      validate_findings_file(findings, "compute", Scope::Standalone, ValidationMode::TraceLens);
   CHECK_FALSE(invalid.io_error);
   CHECK(invalid.errors.size() == 6);
 }
@@ -90,14 +91,43 @@ TEST_CASE("relaxed-empty honours the last duplicate key like Python json", "[val
   write_file(findings, "## Recommendations\n## Detailed Analysis\n");
   write_file(dir.path() / "category_data" / "gemm_metrics.json",
              R"({"category_findings": [1], "category_findings": []})");
-  CHECK(validate_findings_file(findings, "compute", Scope::Standalone,
-                               ValidationMode::TraceLens)
+  CHECK(validate_findings_file(findings, "compute", Scope::Standalone, ValidationMode::TraceLens)
             .passed);
   write_file(dir.path() / "category_data" / "gemm_metrics.json",
              R"({"category_findings": [], "category_findings": null})");
-  CHECK_FALSE(validate_findings_file(findings, "compute", Scope::Standalone,
-                                     ValidationMode::TraceLens)
-                  .passed);
+  CHECK_FALSE(
+      validate_findings_file(findings, "compute", Scope::Standalone, ValidationMode::TraceLens)
+          .passed);
+}
+
+TEST_CASE("the in-memory entry checks against the metrics given, never the file beside",
+          "[validator][api]") {
+  const loupe::test::TempOutputDir dir;
+  const auto findings = dir.path() / "category_findings" / "gemm_findings.md";
+  const std::string empty = "## Recommendations\n## Detailed Analysis\n";
+  // On disk: metrics whose empty category_findings relaxes the check.
+  write_file(findings, empty);
+  write_file(dir.path() / "category_data" / "gemm_metrics.json", R"({"category_findings": []})");
+  CHECK(validate_findings_file(findings, "compute", Scope::Standalone, ValidationMode::TraceLens)
+            .passed);
+  // In memory: the metrics given decide, whatever the disk holds.
+  const auto strict =
+      validate_findings_in_memory(empty, findings, R"({"category_findings": [1]})", "compute",
+                                  Scope::Standalone, ValidationMode::TraceLens);
+  CHECK_FALSE(strict.passed);
+  CHECK(strict.errors.size() == 6);
+  const auto none = validate_findings_in_memory(empty, findings, std::nullopt, "compute",
+                                                Scope::Standalone, ValidationMode::TraceLens);
+  CHECK(none.errors == strict.errors);
+  CHECK(validate_findings_in_memory(empty, findings, R"({"category_findings": []})", "compute",
+                                    Scope::Standalone, ValidationMode::TraceLens)
+            .passed);
+  // The messages name the metrics file derived from the findings path, as from disk.
+  const auto not_object = validate_findings_in_memory(empty, findings, "[1, 2]", "compute",
+                                                      Scope::Standalone, ValidationMode::Default);
+  CHECK(not_object.io_error);
+  REQUIRE(not_object.errors.size() == 1);
+  CHECK(not_object.errors[0] == "gemm_metrics.json: top-level JSON value is not an object");
 }
 
 TEST_CASE("text entry point normalizes CRLF and uses the path basename", "[validator][api]") {
@@ -106,9 +136,8 @@ TEST_CASE("text entry point normalizes CRLF and uses the path basename", "[valid
     if (c == '\n') crlf += '\r';
     crlf += c;
   }
-  const auto ok =
-      validate_findings_text(crlf, "/nowhere/system_findings/cpu_idle_findings.md", "system",
-                             Scope::Comparative, ValidationMode::TraceLens);
+  const auto ok = validate_findings_text(crlf, "/nowhere/system_findings/cpu_idle_findings.md",
+                                         "system", Scope::Comparative, ValidationMode::TraceLens);
   CHECK(ok.passed);
   CHECK(ok.errors.empty());
 
@@ -123,8 +152,8 @@ TEST_CASE("text entry point normalizes CRLF and uses the path basename", "[valid
 TEST_CASE("default-mode honest-empty rule keeps rejecting card-like content", "[validator][api]") {
   const std::string empty_system =
       "# CPU idle\n## Recommendations\nNothing to report.\n## Detailed Analysis\nNone.\n";
-  CHECK(validate_findings_text(empty_system, "cpu_idle_findings.md", "system",
-                               Scope::Standalone, ValidationMode::Default)
+  CHECK(validate_findings_text(empty_system, "cpu_idle_findings.md", "system", Scope::Standalone,
+                               ValidationMode::Default)
             .passed);
   CHECK(validate_findings_text(empty_system, "kernel_fusion_findings.md", "fusion",
                                Scope::Standalone, ValidationMode::Default)
@@ -137,8 +166,8 @@ TEST_CASE("default-mode honest-empty rule keeps rejecting card-like content", "[
                   .passed);
   const std::string labels_only =
       "## Recommendations\n### System P<N>: x\n**Insight**: y\n## Detailed Analysis\n";
-  CHECK_FALSE(validate_findings_text(labels_only, "m_findings.md", "system",
-                                     Scope::Standalone, ValidationMode::Default)
+  CHECK_FALSE(validate_findings_text(labels_only, "m_findings.md", "system", Scope::Standalone,
+                                     ValidationMode::Default)
                   .passed);
   const std::string reversed = "## Detailed Analysis\n## Recommendations\n";
   CHECK_FALSE(validate_findings_text(reversed, "m_findings.md", "system", Scope::Standalone,
@@ -146,8 +175,8 @@ TEST_CASE("default-mode honest-empty rule keeps rejecting card-like content", "[
                   .passed);
   const std::string stray_marker =
       "## Recommendations\n## Detailed Analysis\n<!-- impact-end -->\n";
-  CHECK_FALSE(validate_findings_text(stray_marker, "m_findings.md", "system",
-                                     Scope::Standalone, ValidationMode::Default)
+  CHECK_FALSE(validate_findings_text(stray_marker, "m_findings.md", "system", Scope::Standalone,
+                                     ValidationMode::Default)
                   .passed);
 }
 
@@ -156,8 +185,8 @@ TEST_CASE("kernel-fusion fallback is accepted only for tier fusion in default mo
   const std::string fallback =
       "# Kernel Fusion Analysis Summary (Experimental)\n\nNo kernel fusion opportunities "
       "detected.\n";
-  CHECK(validate_findings_text(fallback, "kernel_fusion_findings.md", "fusion",
-                               Scope::Standalone, ValidationMode::Default)
+  CHECK(validate_findings_text(fallback, "kernel_fusion_findings.md", "fusion", Scope::Standalone,
+                               ValidationMode::Default)
             .passed);
   CHECK_FALSE(validate_findings_text(fallback, "kernel_fusion_findings.md", "system",
                                      Scope::Standalone, ValidationMode::Default)

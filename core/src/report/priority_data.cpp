@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "loupe/py_number.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::core {
@@ -20,29 +21,12 @@ struct ShapeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A number as Python's arithmetic sees it: int stays int until a float joins.
-struct PyNumber {
-  bool is_float = false;
-  std::int64_t i = 0;
-  double d = 0.0;
-
-  static PyNumber from(const Json& v) {
-    if (v.is_bool()) return {false, v.as_bool() ? 1 : 0, 0.0};
-    if (v.is_int()) return {false, v.as_int(), 0.0};
-    if (v.is_double()) return {true, 0, v.as_double()};
-    throw ShapeError("not a number");
-  }
-  double value() const { return is_float ? d : static_cast<double>(i); }
-  void add(const PyNumber& other) {
-    if (!is_float && !other.is_float) {
-      i += other.i;
-      return;
-    }
-    d = value() + other.value();
-    is_float = true;
-  }
-  Json json() const { return is_float ? Json(d) : Json(static_cast<long long>(i)); }
-};
+// A number as Python's arithmetic sees it (int stays int until a float joins); raises where
+// Python would.
+PyNumber number_of(const Json& v) {
+  if (const auto n = PyNumber::from_json(v)) return *n;
+  throw ShapeError("not a number");
+}
 
 // dict.get(key, default) on an object member.
 const Json* member(const Json& object, std::string_view key) {
@@ -51,7 +35,7 @@ const Json* member(const Json& object, std::string_view key) {
 }
 PyNumber number_or(const Json& object, std::string_view key, std::int64_t fallback) {
   const Json* v = member(object, key);
-  return v == nullptr ? PyNumber{false, fallback, 0.0} : PyNumber::from(*v);
+  return v == nullptr ? PyNumber::integer(fallback) : number_of(*v);
 }
 const Json& list_or_empty(const Json& object, std::string_view key) {
   static const Json kEmpty = Json::array();
@@ -62,11 +46,6 @@ const Json& list_or_empty(const Json& object, std::string_view key) {
 }
 bool string_equals(const Json* v, std::string_view text) {
   return v != nullptr && v->is_string() && v->as_string() == text;
-}
-
-// Python's round(x, n): ints unchanged, floats correctly rounded.
-Json py_round(const PyNumber& n, int digits) {
-  return n.is_float ? Json(py::round_half_even(n.d, digits)) : n.json();
 }
 
 // obj[key] = value: replaces in place or appends, like a dict.
@@ -103,7 +82,7 @@ Json aggregate(const Json& manifest, std::vector<MetricsFile> files, int max_rec
   if (utilization == nullptr) utilization = &empty_object;
   const Json* baseline_json = member(*utilization, "total_time_ms");
   const Json baseline = baseline_json == nullptr ? Json(0) : *baseline_json;
-  const PyNumber baseline_n = PyNumber::from(baseline);
+  const PyNumber baseline_n = number_of(baseline);
   const PyNumber computation_pct = number_or(*utilization, "computation_time_percent", 0);
   const double computation_ms = baseline_n.value() * computation_pct.value() / 100.0;
   const double threshold_ms = computation_ms * 0.05;
@@ -149,7 +128,7 @@ Json aggregate(const Json& manifest, std::vector<MetricsFile> files, int max_rec
     it->impact += number_or(f, "impact_score", 0).value();
     it->low += number_or(f, "impact_score_low", 0).value();
     it->high += number_or(f, "impact_score_high", 0).value();
-    it->operations.add(number_or(f, "operation_count", 0));
+    it->operations += number_or(f, "operation_count", 0);
   }
 
   struct PlotRec {
@@ -196,7 +175,7 @@ Json aggregate(const Json& manifest, std::vector<MetricsFile> files, int max_rec
     r["impact_score"] = rec.impact;
     r["impact_score_low"] = rec.low;
     r["impact_score_high"] = rec.high;
-    r["operation_count"] = rec.operations.json();
+    r["operation_count"] = rec.operations.to_json();
     r["type"] = "kernel_tuning";
     plot.push_back(r);
     Json p = Json::object();
@@ -242,7 +221,7 @@ Json aggregate(const Json& manifest, std::vector<MetricsFile> files, int max_rec
     p["category"] = u.category;
     p["display_name"] = u.display;
     p["impact_score"] = nullptr;
-    p["gpu_kernel_time_ms"] = py_round(u.time, 3);
+    p["gpu_kernel_time_ms"] = py_round(u.time, 3).to_json();
     p["source"] = "manifest_fallback";
     priorities.push_back(std::move(p));
   }

@@ -13,6 +13,7 @@
 #include "loupe/core/json_convert.hpp"
 #include "loupe/core/report/run_finding.hpp"
 #include "loupe/core/report/time_ledger.hpp"
+#include "loupe/core/text_escape.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/core/whatif/simulate.hpp"
 #include "loupe/layout.hpp"
@@ -504,6 +505,10 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   }
   doc["findings"] = std::move(findings);
   return doc;
+}
+
+std::string run_findings_text(const Json& run_findings) {
+  return replace_invalid_utf8(dump_python_json(run_findings, 2, false)) + "\n";
 }
 
 }  // namespace loupe::core

@@ -1,8 +1,5 @@
 #include "loupe/core/report/run_report.hpp"
 
-#include <fstream>
-#include <sstream>
-
 #include <spdlog/spdlog.h>
 
 #include "loupe/core/atomic_file.hpp"
@@ -18,14 +15,6 @@ namespace loupe::core {
 namespace {
 
 constexpr const char* kManifest = layout::kManifest;
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 const Json* member(const Json& object, std::string_view key) { return object.find(key); }
 
@@ -132,7 +121,6 @@ bool write_report_file(const std::filesystem::path& output_dir, const char* name
 }  // namespace
 
 AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport& report,
-                                        const std::filesystem::path& output_dir,
                                         const ModelInfo& model_info) {
   AnalysisReportInput in;
   in.scope = report.scope;
@@ -151,7 +139,7 @@ AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport&
       rc.plugin_version = plugin.plugin->version;
       if (c.findings_document) rc.style = findings::to_string(c.findings_document->style);
       if (c.status == findings::Status::Ok && !c.findings_path.empty()) {
-        rc.markdown = read_text(output_dir / c.findings_path);
+        rc.markdown = c.findings_markdown;
       }
       if (c.status == findings::Status::Ok && !c.metrics_path.empty() && !rc.contributing) {
         if (const auto* metrics = model.document(c.metrics_path)) {
@@ -182,7 +170,7 @@ void write_run_report(const Model& model, AnalyzeReport& report,
     write_report_file(output_dir, kModelInfoFile,
                       dump_python_json(model_info_json(info), 2, false) + "\n", report);
   }
-  AnalysisReportInput input = gather_report_input(model, report, output_dir, info);
+  AnalysisReportInput input = gather_report_input(model, report, info);
   if (const Json* serving = report.run_findings.find("serving")) input.serving = *serving;
   if (compat != Compat::TraceLens) input.run_findings = report.findings;
   if (const Json* recording = report.run_findings.find("recording")) input.recording = *recording;

@@ -145,8 +145,7 @@ void write_run_findings(const Model& model, AnalyzeReport& report,
   report.findings = read_run_findings(report.run_findings);
   const Json& doc = report.run_findings;
   try {
-    write_file_atomically(output_dir / kRunFindingsFile,
-                          replace_invalid_utf8(dump_python_json(doc, 2, false)) + "\n");
+    write_file_atomically(output_dir / kRunFindingsFile, run_findings_text(doc));
     report.report_files.emplace_back(kRunFindingsFile);
   } catch (const std::exception& e) {
     spdlog::error("{} could not be written: {}", kRunFindingsFile, e.what());
@@ -396,6 +395,7 @@ AnalyzeReport run_analysis(Model& model, const PluginSet& plugins, const Analyze
   // host still writes what it can and says what it could not.
   try {
     write_run_record(options.output_dir, model, report, options);
+    report.outputs = run_outputs(report, options);
   } catch (const std::exception& e) {
     spdlog::error("loupe_run.json could not be written: {}", e.what());
     report.unwritten.push_back(std::string("loupe_run.json: ") + e.what());

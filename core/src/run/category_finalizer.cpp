@@ -75,11 +75,13 @@ std::string host_error_findings(findings::Style style, const std::string& catego
   return render_findings_json(dump_python_json(findings::to_json(doc), -1, false));
 }
 
-ValidationResult validate_rendered(const std::string& markdown, const FinalizeOptions& options,
-                                   findings::Style style, const std::string& findings_rel,
-                                   ValidationMode mode) {
-  return validate_findings_text(markdown, options.output_dir / findings_rel,
-                                findings::to_string(style), options.scope, mode);
+// Checked against the metrics document in memory, as it is written beside the findings: nothing
+// is read back from disk (docs/architecture.md, step 5).
+ValidationResult validate_rendered(const std::string& markdown, const std::string& metrics_json,
+                                   const FinalizeOptions& options, findings::Style style,
+                                   const std::string& findings_rel, ValidationMode mode) {
+  return validate_findings_in_memory(markdown, options.output_dir / findings_rel, metrics_json,
+                                     findings::to_string(style), options.scope, mode);
 }
 
 // A card's impact is a share of the end-to-end time, in percent: each of low, mid and high that
@@ -191,18 +193,19 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
   const std::string metrics_rel = metrics_relative_path(stem);
   const std::string findings_rel = findings_relative_path(findings::to_string(style), stem);
   if (status != findings::Status::Error) {
-    // Render, validate (the validator reads the metrics file beside it), then publish.
+    // Render, validate against the metrics as emitted, then publish both.
     try {
-      const std::string markdown = render_findings(doc);
-      write_file_atomically(options.output_dir / metrics_rel, *result.output.metrics_json);
-      auto check =
-          validate_rendered(markdown, options, style, findings_rel, ValidationMode::Default);
+      std::string markdown = render_findings(doc);
+      const std::string& metrics_json = *result.output.metrics_json;
+      auto check = validate_rendered(markdown, metrics_json, options, style, findings_rel,
+                                     ValidationMode::Default);
       if (check.passed && options.compat == Compat::TraceLens && status == findings::Status::Ok &&
           markdown.find("kind=p_item") != std::string::npos) {
-        check =
-            validate_rendered(markdown, options, style, findings_rel, ValidationMode::TraceLens);
+        check = validate_rendered(markdown, metrics_json, options, style, findings_rel,
+                                  ValidationMode::TraceLens);
       }
       if (check.passed) {
+        write_file_atomically(options.output_dir / metrics_rel, metrics_json);
         write_file_atomically(options.output_dir / findings_rel, markdown);
         model.set_document(metrics_rel, metrics);
         // One word for the category: NO_DATA when either document says so (a metrics file that
@@ -214,6 +217,7 @@ CategoryOutcome finalize_category(Model& model, const PluginInfo& plugin,
         outcome.findings_path = findings_rel;
         outcome.findings_count = doc.recommendations.size();
         outcome.findings_document = std::make_shared<const findings::Document>(doc);
+        outcome.findings_markdown = std::move(markdown);
         if (no_data) outcome.message = doc.message;
         return outcome;
       }

@@ -33,6 +33,20 @@ Json displacement_json(const Displacement& d) {
   return j;
 }
 
+RecordedOutputs run_outputs(const AnalyzeReport& report, const AnalyzeOptions& options) {
+  RecordedOutputs out;
+  out.prepared = options.prepared_files;
+  for (const auto& outcome : report.plugins) {
+    for (const auto& c : outcome.categories) {
+      if (!c.metrics_path.empty()) out.analysis.push_back(c.metrics_path);
+      if (!c.findings_path.empty()) out.analysis.push_back(c.findings_path);
+    }
+  }
+  for (const auto& f : report.report_files) out.analysis.push_back(f);
+  out.analysis.emplace_back(layout::kRunRecord);
+  return out;
+}
+
 std::string run_record_json(const Model& model, const AnalyzeReport& report,
                             const AnalyzeOptions& options) {
   Json j = Json::object();
@@ -103,18 +117,12 @@ std::string run_record_json(const Model& model, const AnalyzeReport& report,
       vendor != nullptr && vendor->IsObject() && vendor->HasMember("categories")) {
     j["vendor_categories"] = to_owned_json((*vendor)["categories"]);
   }
+  const RecordedOutputs written = run_outputs(report, options);
   Json outputs = Json::object();
   Json prepared = Json::array();
-  for (const auto& f : options.prepared_files) prepared.push_back(f);
+  for (const auto& f : written.prepared) prepared.push_back(f);
   Json analysis = Json::array();
-  for (const auto& outcome : report.plugins) {
-    for (const auto& c : outcome.categories) {
-      if (!c.metrics_path.empty()) analysis.push_back(c.metrics_path);
-      if (!c.findings_path.empty()) analysis.push_back(c.findings_path);
-    }
-  }
-  for (const auto& f : report.report_files) analysis.push_back(f);
-  analysis.push_back(layout::kRunRecord);
+  for (const auto& f : written.analysis) analysis.push_back(f);
   outputs["prepared"] = std::move(prepared);
   outputs["analysis"] = std::move(analysis);
   j["outputs"] = std::move(outputs);

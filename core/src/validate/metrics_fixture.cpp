@@ -69,8 +69,16 @@ std::filesystem::path derive_metrics_path(const std::filesystem::path& findings_
 }
 
 MetricsFixture load_metrics_fixture(const std::filesystem::path& metrics_path) {
-  MetricsFixture fixture;
   const auto content = read_file(metrics_path);
+  if (!content) {
+    return {};
+  }
+  return metrics_fixture_from_text(*content, metrics_path.filename().string());
+}
+
+MetricsFixture metrics_fixture_from_text(std::optional<std::string_view> content,
+                                         std::string_view name) {
+  MetricsFixture fixture;
   if (!content) {
     return fixture;
   }
@@ -79,9 +87,8 @@ MetricsFixture load_metrics_fixture(const std::filesystem::path& metrics_path) {
   if (loupe::core::parse_json_exact<rapidjson::kParseValidateEncodingFlag>(document, *content)) {
     return fixture;
   }
-  const std::string name = metrics_path.filename().string();
   if (!document.IsObject()) {
-    fixture.io_error = name + ": top-level JSON value is not an object";
+    fixture.io_error = std::string(name) + ": top-level JSON value is not an object";
     return fixture;
   }
   if (const auto* findings = last_member(document, "category_findings");
@@ -93,12 +100,12 @@ MetricsFixture load_metrics_fixture(const std::filesystem::path& metrics_path) {
     return fixture;
   }
   if (!operations->IsArray()) {
-    fixture.io_error = name + ": 'operations' is not a list";
+    fixture.io_error = std::string(name) + ": 'operations' is not a list";
     return fixture;
   }
   for (const auto& operation : operations->GetArray()) {
     if (!operation.IsObject()) {
-      fixture.io_error = name + ": an entry of 'operations' is not an object";
+      fixture.io_error = std::string(name) + ": an entry of 'operations' is not an object";
       return fixture;
     }
     collect_operation(operation, fixture);

@@ -2,6 +2,7 @@
 // The compute tier's `<stem>_metrics.json`: path derivation (spec §1.1) and the two facts
 // Level 1 takes from it: relaxed-empty mode (§1.9) and the verbatim cell sets (§2.1).
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
@@ -27,5 +28,10 @@ struct MetricsFixture {
 
 // A missing, unreadable or unparsable file yields an empty fixture (no io_error).
 MetricsFixture load_metrics_fixture(const std::filesystem::path& metrics_path);
+
+// The same from the file's content already in memory (nullopt: there is no such file); `name` is
+// the file's name, for messages.
+MetricsFixture metrics_fixture_from_text(std::optional<std::string_view> content,
+                                         std::string_view name);
 
 }  // namespace loupe::core::validate_detail

@@ -4,6 +4,7 @@
 #include <exception>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <system_error>
 
 #include "data_tables.hpp"
@@ -33,10 +34,23 @@ ValidationResult finish(std::vector<std::string> errors) {
   return result;
 }
 
+// Where a compute-tier file's metrics come from: the file beside it on disk, or the document the
+// run holds in memory (as written; nullopt: none was written).
+struct MetricsSource {
+  bool in_memory = false;
+  std::optional<std::string_view> text;
+};
+
+detail::MetricsFixture read_metrics(const std::filesystem::path& metrics_path,
+                                    const MetricsSource& source) {
+  if (!source.in_memory) return detail::load_metrics_fixture(metrics_path);
+  return detail::metrics_fixture_from_text(source.text, metrics_path.filename().string());
+}
+
 ValidationResult validate_normalized(std::string_view text,
                                      const std::filesystem::path& findings_path,
-                                     std::string_view tier, Scope scope,
-                                     ValidationMode mode) {
+                                     const MetricsSource& source, std::string_view tier,
+                                     Scope scope, ValidationMode mode) {
   const bool loupe_default = mode == ValidationMode::Default;
   if (loupe_default && detail::is_kernel_fusion_no_opportunities_file(text, tier)) {
     return finish({});
@@ -46,7 +60,7 @@ ValidationResult validate_normalized(std::string_view text,
   const std::filesystem::path metrics_path = detail::derive_metrics_path(findings_path);
   detail::MetricsFixture metrics;
   if (compute_tier) {
-    metrics = detail::load_metrics_fixture(metrics_path);
+    metrics = read_metrics(metrics_path, source);
     if (!metrics.io_error.empty()) {
       return io_failure(metrics.io_error);
     }
@@ -72,26 +86,40 @@ ValidationResult validate_normalized(std::string_view text,
   return finish(std::move(errors));
 }
 
-}  // namespace
-
-ValidationResult validate_findings_text(std::string_view utf8_text,
-                                        const std::filesystem::path& findings_path,
-                                        std::string_view tier, Scope scope,
-                                        ValidationMode mode) {
+ValidationResult validate_text(std::string_view utf8_text,
+                               const std::filesystem::path& findings_path,
+                               const MetricsSource& source, std::string_view tier, Scope scope,
+                               ValidationMode mode) {
   try {
     if (!detail::is_valid_utf8(utf8_text)) {
       return io_failure("Findings file is not valid UTF-8: " + findings_path.string());
     }
     const std::string text = detail::normalize_newlines(utf8_text);
-    return validate_normalized(text, findings_path, tier, scope, mode);
+    return validate_normalized(text, findings_path, source, tier, scope, mode);
   } catch (const std::exception& e) {
     return io_failure(std::string("Findings validation failed: ") + e.what());
   }
 }
 
+}  // namespace
+
+ValidationResult validate_findings_text(std::string_view utf8_text,
+                                        const std::filesystem::path& findings_path,
+                                        std::string_view tier, Scope scope, ValidationMode mode) {
+  return validate_text(utf8_text, findings_path, MetricsSource{}, tier, scope, mode);
+}
+
+ValidationResult validate_findings_in_memory(std::string_view utf8_text,
+                                             const std::filesystem::path& findings_path,
+                                             std::optional<std::string_view> metrics_json,
+                                             std::string_view tier, Scope scope,
+                                             ValidationMode mode) {
+  return validate_text(utf8_text, findings_path, MetricsSource{true, metrics_json}, tier, scope,
+                       mode);
+}
+
 ValidationResult validate_findings_file(const std::filesystem::path& findings_path,
-                                        std::string_view tier, Scope scope,
-                                        ValidationMode mode) {
+                                        std::string_view tier, Scope scope, ValidationMode mode) {
   try {
     std::error_code ec;
     if (!std::filesystem::exists(findings_path, ec)) {

@@ -7,15 +7,6 @@
 
 namespace loupe::multi_kernel {
 
-Json PyNumber::to_json() const { return is_int_ ? Json(int_) : Json(real_); }
-
-std::string PyNumber::str() const { return is_int_ ? std::to_string(int_) : py::float_repr(real_); }
-
-PyNumber py_round(PyNumber x, int ndigits) {
-  if (x.is_int()) return x;
-  return PyNumber::real(py::round_half_even(x.value(), ndigits));
-}
-
 double py_div(PyNumber x, double divisor) { return x.value() / divisor; }
 
 PyNumber py_mul(PyNumber x, std::int64_t factor) {

@@ -91,8 +91,8 @@ Json sdpa_category_specific(const compute::CategoryInputs& inputs, bool tracelen
   if (total.value() > 0) {
     const double ratio = ctx_tokens.value() / total.value();
     Json profile = Json::object();
-    profile["total_ctx_tokens"] = ctx_tokens.json();
-    profile["total_gen_tokens"] = gen_tokens.json();
+    profile["total_ctx_tokens"] = ctx_tokens.to_json();
+    profile["total_gen_tokens"] = gen_tokens.to_json();
     profile["ctx_ratio"] = py::round_half_even(ratio, 3);
     profile["profile_type"] = workload_type_name(workload_type_for(ratio));
     block["workload_profile"] = std::move(profile);

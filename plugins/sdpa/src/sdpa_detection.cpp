@@ -1,4 +1,5 @@
 #include "sdpa_detection.hpp"
+#include "loupe/text.hpp"
 
 #include <array>
 #include <cctype>
@@ -7,12 +8,6 @@
 namespace loupe::sdpa {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 template <size_t N>
 bool contains_any(const std::string& text, const std::array<std::string_view, N>& needles) {
@@ -27,7 +22,7 @@ bool contains_any(const std::string& text, const std::array<std::string_view, N>
 bool is_flash_attention(std::string_view op_name) {
   static constexpr std::array<std::string_view, 4> kMarkers{"flash", "fmha", "flash_attention",
                                                             "flashattn"};
-  return contains_any(lower(op_name), kMarkers);
+  return contains_any(text::ascii_lower(op_name), kMarkers);
 }
 
 bool is_paged_attention(std::string_view op_name, std::string_view kernel_details) {
@@ -35,8 +30,8 @@ bool is_paged_attention(std::string_view op_name, std::string_view kernel_detail
                                                                 "paged_attention", "vllm"};
   static constexpr std::array<std::string_view, 2> kKernelMarkers{"kernel_paged_attention",
                                                                   "paged_attention_2d"};
-  return contains_any(lower(op_name), kNameMarkers) ||
-         contains_any(lower(kernel_details), kKernelMarkers);
+  return contains_any(text::ascii_lower(op_name), kNameMarkers) ||
+         contains_any(text::ascii_lower(kernel_details), kKernelMarkers);
 }
 
 AttentionType attention_type(std::string_view op_name, std::string_view kernel_details) {

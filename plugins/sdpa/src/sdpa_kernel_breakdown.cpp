@@ -4,16 +4,11 @@
 
 #include "loupe/compute/op_fields.hpp"
 #include "loupe/python_format.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::sdpa {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
@@ -130,7 +125,7 @@ const char* kernel_role_name(KernelRole role) {
 }
 
 KernelRole kernel_role(std::string_view kernel_name) {
-  const std::string name = lower(kernel_name);
+  const std::string name = text::ascii_lower(kernel_name);
   if (name.find("reshape_and_cache") != std::string::npos) return KernelRole::ReshapeCache;
   if (name.find("paged_attention") != std::string::npos) return KernelRole::PagedAttention;
   if (name.find("fwd_kernel") != std::string::npos) return KernelRole::FwdKernel;

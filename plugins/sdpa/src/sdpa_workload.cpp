@@ -24,9 +24,9 @@ Json to_json(const compute::PyValue& v) {
 }
 
 std::optional<PyNumber> number_of(const compute::PyValue& v) {
-  if (v.is_bool()) return PyNumber{true, v.as_bool() ? 1 : 0, 0.0};
-  if (v.is_int()) return PyNumber{true, v.as_int(), 0.0};
-  if (v.is_float()) return PyNumber{false, 0, v.as_float()};
+  if (v.is_bool()) return PyNumber::integer(v.as_bool() ? 1 : 0);
+  if (v.is_int()) return PyNumber::integer(v.as_int());
+  if (v.is_float()) return PyNumber::real(v.as_float());
   return std::nullopt;
 }
 
@@ -38,11 +38,6 @@ const compute::PyValue& get(const compute::PyValue& dict, std::string_view key) 
 }
 
 }  // namespace
-
-PyNumber PyNumber::operator+(const PyNumber& other) const {
-  if (is_int && other.is_int) return PyNumber{true, i + other.i, 0.0};
-  return PyNumber{false, 0, value() + other.value()};
-}
 
 const char* workload_type_name(WorkloadType type) {
   switch (type) {
@@ -100,9 +95,11 @@ WorkloadProfile parse_perf_params(std::string_view perf_params) {
   if (!h_q || !h_kv) return p;
   if (h_kv->value() < h_q->value()) {
     p.attention_pattern = "GQA";
-    if (h_q->is_int && h_kv->is_int) {
-      std::int64_t q = h_q->i / h_kv->i;
-      if ((h_q->i % h_kv->i != 0) && ((h_q->i < 0) != (h_kv->i < 0))) --q;
+    if (h_q->is_int() && h_kv->is_int()) {
+      const std::int64_t n = h_q->int_value();
+      const std::int64_t d = h_kv->int_value();
+      std::int64_t q = n / d;  // Python's n // d: rounds toward negative infinity
+      if ((n % d != 0) && ((n < 0) != (d < 0))) --q;
       p.gqa_ratio = q;
     } else {
       p.gqa_ratio = std::floor(h_q->value() / h_kv->value());

@@ -9,19 +9,11 @@
 #include <string_view>
 
 #include "loupe/json_value.hpp"
+#include "loupe/py_number.hpp"
 
 namespace loupe::sdpa {
 
-// An int-or-float number with Python arithmetic (int + int stays int).
-struct PyNumber {
-  bool is_int = true;
-  std::int64_t i = 0;
-  double d = 0.0;
-
-  double value() const { return is_int ? static_cast<double>(i) : d; }
-  Json json() const { return is_int ? Json(i) : Json(d); }
-  PyNumber operator+(const PyNumber& other) const;
-};
+using loupe::PyNumber;
 
 enum class WorkloadType { PrefillHeavy, DecodeHeavy, Mixed, Unknown };
 const char* workload_type_name(WorkloadType type);

@@ -15,6 +15,7 @@
 #include "loupe/core/plan_error.hpp"
 #include "loupe/core/plugin_registry.hpp"
 #include "loupe/core/report/run_finding.hpp"
+#include "loupe/core/run_outputs.hpp"
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"
@@ -52,6 +53,8 @@ struct CategoryOutcome {
   std::size_t findings_count = 0;  // cards in the findings file (OK with 0: nothing to fix)
   // The plugin's findings document as rendered (status OK / NO_DATA), for the run's findings.json.
   std::shared_ptr<const findings::Document> findings_document;
+  // The findings file as written (status OK / NO_DATA), for analysis.md: never read back.
+  std::string findings_markdown;
   double wall_ms = 0.0;
 };
 
@@ -71,6 +74,9 @@ struct AnalyzeReport {
   Json priority_data;                     // what priority_data.json holds
   Json run_findings;                      // what findings.json holds (ranked findings)
   RunFindings findings;                   // its findings, typed (read once from run_findings)
+  // Every file the run wrote, as loupe_run.json records them under `outputs` (set once the record
+  // is written; empty when it could not be).
+  RecordedOutputs outputs;
   // Run-level outputs that could not be written ("file: why"), e.g. when a plugin made part of -o
   // unwritable where the sandbox only detects changes.
   std::vector<std::string> unwritten;

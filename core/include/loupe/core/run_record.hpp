@@ -13,6 +13,10 @@ Json found_plugin_json(const FoundPlugin& found);
 // The record of a category a preference moved away from its first-found plugin.
 Json displacement_json(const Displacement& displaced);
 
+// What the run wrote: its `outputs` (the prepared files, then the analyzers' files, the report's
+// and loupe_run.json itself).
+RecordedOutputs run_outputs(const AnalyzeReport& report, const AnalyzeOptions& options);
+
 std::string run_record_json(const Model& model, const AnalyzeReport& report,
                             const AnalyzeOptions& options);
 

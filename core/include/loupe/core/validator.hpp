@@ -45,6 +45,16 @@ ValidationResult validate_findings_text(std::string_view utf8_text,
                                         const std::filesystem::path& findings_path,
                                         std::string_view tier, Scope scope, ValidationMode mode);
 
+// The run's path (docs/architecture.md, "One run of `loupe analyze DIR`", step 5): the findings
+// just rendered, checked against the metrics document written beside them, given here as written
+// (nullopt: no metrics file), so nothing is read from disk. `findings_path` names the file in
+// messages and the metrics file (as derived above) in the compute tier's.
+ValidationResult validate_findings_in_memory(std::string_view utf8_text,
+                                             const std::filesystem::path& findings_path,
+                                             std::optional<std::string_view> metrics_json,
+                                             std::string_view tier, Scope scope,
+                                             ValidationMode mode);
+
 // Level 3: TraceLens's validate_report on <output_dir>/analysis.md, checked against the
 // directory's priority_data.json and category_data/*_metrics.json (docs/report.md,
 // "Validating analysis.md"). `scope` nullopt is Python's comparison_scope=None, which

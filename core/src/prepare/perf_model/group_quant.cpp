@@ -11,6 +11,7 @@
 //     position; the MoE-sort variants leave out the sort's small index arrays.
 #include <algorithm>
 
+#include "loupe/text.hpp"
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
@@ -84,7 +85,7 @@ FamilyOutput vllm_triton_group_quant_fp8(const OpArgs& args) {
         first == std::string::npos
             ? std::string()
             : text.substr(first, text.find_last_not_of(" \t\n\r\f\v") - first + 1);
-    if (!raw.empty() && lower(raw) != "none") {
+    if (!raw.empty() && text::ascii_lower(raw) != "none") {
       try {
         group = py_int_of(raw);
       } catch (const ModelException&) {

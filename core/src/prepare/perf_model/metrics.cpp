@@ -6,6 +6,7 @@
 
 #include "json_text.hpp"
 #include "loupe/compute/op_fields.hpp"
+#include "loupe/text.hpp"
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf {
@@ -34,7 +35,7 @@ std::optional<int> bytes_per_element(std::string_view dtype) {
       {"c10::float4_e2m1fn_x2", 1},
       {"fp4", 1},
   };
-  const auto it = kBpe.find(detail::lower(dtype));
+  const auto it = kBpe.find(text::ascii_lower(dtype));
   if (it == kBpe.end()) return std::nullopt;
   return it->second;
 }

@@ -197,12 +197,6 @@ PyInt prod(const Shape& shape, std::size_t from) {
   return p;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 PyNumber operator+(const PyNumber& a, const PyNumber& b) {
   if (a.is_int && b.is_int) return PyNumber::from_int(a.i + b.i);
   return PyNumber::from_float(a.to_double() + b.to_double());

@@ -61,7 +61,6 @@ std::vector<bool> parse_bool_list(std::string_view text);
 
 PyInt prod(const Shape& shape);
 PyInt prod(const Shape& shape, std::size_t from);
-std::string lower(std::string_view s);
 
 // Python arithmetic on int|float.
 PyNumber operator+(const PyNumber& a, const PyNumber& b);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "loupe/text.hpp"
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf {
@@ -36,7 +37,7 @@ std::optional<std::int64_t> number(std::string_view s) {
 
 // The arch files' precision name of a dtype token ("" when unknown).
 std::string moe_precision(std::string_view dtype) {
-  const std::string d = detail::lower(dtype);
+  const std::string d = text::ascii_lower(dtype);
   if (d == "bf16" || d == "bfloat16") return "bf16";
   if (d == "fp16" || d == "f16" || d == "float16") return "fp16";
   if (d == "fp32" || d == "f32" || d == "float32") return "fp32";
@@ -95,7 +96,7 @@ std::optional<MatmulOgsKernel> parse_matmul_ogs_kernel(std::string_view kernel_n
 }
 
 std::optional<double> moe_dtype_bytes(std::string_view dtype) {
-  const std::string d = detail::lower(dtype);
+  const std::string d = text::ascii_lower(dtype);
   if (d == "mxfp4") return 0.5 + 1.0 / 32.0;  // + the E8M0 scale of each block of 32
   if (d == "fp4" || d == "e2m1") return 0.5;
   if (d.starts_with("fp8") || d.starts_with("float8") || d.starts_with("e4m3") ||

@@ -1,5 +1,7 @@
-// Scaled-dot-product attention models (docs/contracts/trace_model.md §3.9.9): the aten SDPA ops, flash-attn
-// v2 forward (flash_attn::_flash_attn_forward, FlashAttnFunc) and aiter::_flash_attn_forward.
+// Scaled-dot-product attention models (docs/contracts/trace_model.md §3.9.9): the aten SDPA ops,
+// flash-attn v2 forward (flash_attn::_flash_attn_forward, FlashAttnFunc) and
+// aiter::_flash_attn_forward.
+#include "loupe/text.hpp"
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
@@ -72,7 +74,8 @@ FamilyOutput sdpa_model(ModelClass model, std::string_view /*name*/, const OpArg
     if (dropout_text != "" && dropout_text != "None") {
       if (const auto v = try_py_float(dropout_text)) dropout = *v;
     }
-    causal = (causal_text != "" && causal_text != "None") && lower(causal_text) == "true";
+    causal =
+        (causal_text != "" && causal_text != "None") && text::ascii_lower(causal_text) == "true";
   }
 
   FamilyOutput out;

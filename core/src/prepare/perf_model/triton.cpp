@@ -1,9 +1,10 @@
-// Inductor kernels-as-ops (`triton_poi_/triton_red_/triton_per_*`, docs/contracts/trace_model.md §3.9.2):
-// launch sizes from the trailing Concrete Inputs, bytes from the pointer arguments' shapes and
-// dtypes, flops from the fused ops the kernel name lists.
+// Inductor kernels-as-ops (`triton_poi_/triton_red_/triton_per_*`, docs/contracts/trace_model.md
+// §3.9.2): launch sizes from the trailing Concrete Inputs, bytes from the pointer arguments' shapes
+// and dtypes, flops from the fused ops the kernel name lists.
 #include <string>
 #include <utility>
 
+#include "loupe/text.hpp"
 #include "model_support.hpp"
 #include "triton_kernel_name.hpp"
 
@@ -85,7 +86,7 @@ std::optional<KernelMeta> meta_from_args(std::string_view name, const OpArgs& ar
     if (!meta.dtype && bpe > 0) {
       const std::string& type = types[i].as_string();
       const auto colons = type.rfind("::");
-      meta.dtype = lower(colons == std::string::npos ? type : type.substr(colons + 2));
+      meta.dtype = text::ascii_lower(colons == std::string::npos ? type : type.substr(colons + 2));
     }
   }
   return meta;

@@ -11,7 +11,9 @@
 
 namespace loupe::core::prepare {
 
-// A number as Python holds it: an int (exact) or a float.
+// A number as Python holds it: an int or a float, as the pandas tables of the preparation read
+// and sum it (held as a double, like the column's values). Not the SDK's loupe::PyNumber (an
+// exact int64), which the report and the plugins use: the prepared CSV bytes depend on this one.
 struct PyNumber {
   double value = 0.0;
   bool is_int = true;

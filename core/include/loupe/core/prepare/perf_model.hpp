@@ -200,7 +200,8 @@ bool can_model(std::string_view op_name, const OpArgs& args);
 // Python ints in the formulas can exceed int64 (products of shapes): 128-bit.
 __extension__ typedef __int128 PyInt;
 
-// A Python number as TraceLens computes it: an exact int or a float.
+// A Python number as TraceLens computes it: an exact int or a float. Not the SDK's
+// loupe::PyNumber: the formulas' ints outgrow int64 (PyInt above).
 struct PyNumber {
   bool is_int = true;
   PyInt i = 0;

@@ -25,6 +25,9 @@ inline constexpr const char* kRunFindingsFile = layout::kRunFindings;
 Json build_run_findings(const Model& model, const AnalyzeReport& report,
                         Compat compat = Compat::None, const whatif::RunGraph* run_graph = nullptr);
 
+// findings.json's text, as the run writes it (the rank-set driver gets a rank's in memory).
+std::string run_findings_text(const Json& run_findings);
+
 // A finding's id: the category and what identifies the finding independently of its numbers
 // (the ops it names, or its title without digits), hashed, so that the same finding of the same
 // workload keeps its id from one run to the next.

@@ -13,9 +13,8 @@
 namespace loupe::core {
 
 // What analysis.md is built from, gathered from the model and the finished run (the findings
-// files are read from output_dir).
+// files as the run wrote them, held in memory: nothing is read back from disk).
 AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport& report,
-                                        const std::filesystem::path& output_dir,
                                         const ModelInfo& model_info);
 
 // Writes metadata/model_info.json (kept as the input has it in --compat tracelens),

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "dict_rows.hpp"
-#include "loupe/core/multirank/collective_report.hpp"
+#include "loupe/core/prepare/collective_report.hpp"
 #include "matching.hpp"
 
 namespace loupe::core::multirank {
@@ -18,15 +18,6 @@ struct Table {
   std::vector<std::string> order;
   std::vector<std::size_t> row_order;  // defaults to table order when empty
 };
-
-// The first metadata field (of those TraceLens checks for implicit-sync collectives) on which
-// the members of `c` disagree, or empty.
-std::string mismatched_metadata(const Collective& c);
-
-enum class CollectiveType { kAllReduce, kReduceScatter, kAllGather, kAllToAll, kAllToAllV };
-std::optional<CollectiveType> collective_type(const Json& collective_name);
-// TraceLens's bus-bandwidth factor for a group of `group_size` ranks; NaN without a rule.
-double bus_factor(CollectiveType type, const Json& group_size);
 
 // nccl_implicit_sync (per-rank columns included). Collectives whose members disagree on their
 // metadata are left out and added to `problems`.

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "loupe/core/prepare/collective_matching.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core::multirank {
@@ -12,9 +13,6 @@ namespace loupe::core::multirank {
 // The ranks of a `Process Group Ranks` value: a JSON list, or its text "[0, 1]"; the digit runs
 // of any other text; empty for anything else.
 std::vector<int> parse_group_ranks(const Json& value);
-
-// "intra_node", "inter_node", or "unknown" when the value names no rank.
-std::string node_span(const Json& group_ranks, int gpus_per_node);
 
 class DictRows;
 // Adds node_id (from a `rank` column) and node_span (from a `Process Group Ranks` column) to

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/multirank/collective_report.hpp"
+#include "loupe/core/prepare/collective_report.hpp"
 #include "loupe/findings.hpp"
 
 namespace loupe::core::multirank {

@@ -1,4 +1,4 @@
-#include "loupe/core/multirank/collective_report.hpp"
+#include "loupe/core/prepare/collective_report.hpp"
 
 #include <algorithm>
 #include <set>

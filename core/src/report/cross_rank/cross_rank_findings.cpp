@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <map>
 
-#include "loupe/core/multirank/cross_rank.hpp"
+#include "loupe/core/report/cross_rank.hpp"
 
 namespace loupe::core::multirank {
 

@@ -1,14 +1,12 @@
-#include "loupe/core/multirank/cross_rank.hpp"
+#include "loupe/core/report/cross_rank.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
 
-#include "collective_tables.hpp"
 #include "loupe/core/prepare/coll/key_columns.hpp"
-#include "matching.hpp"
-#include "node_span.hpp"
+#include "loupe/core/prepare/collective_matching.hpp"
 
 namespace loupe::core::multirank {
 

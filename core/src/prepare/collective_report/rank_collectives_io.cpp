@@ -4,7 +4,7 @@
 // shortest round-trip repr and read back at full precision, so the report built from parsed
 // tables equals the one built in process.
 #include "json_text.hpp"
-#include "loupe/core/multirank/collective_report.hpp"
+#include "loupe/core/prepare/collective_report.hpp"
 
 namespace loupe::core::multirank {
 

@@ -1,16 +1,16 @@
 // Matching collectives across ranks (docs/multirank.md): the n-th kernel (by start time) of a
 // rank in a process group is collective "<group>_<n>" on every member; without group metadata,
-// the n-th kernel of each rank is collective "<n>".
+// the n-th kernel of each rank is collective "<n>". What the collective report's tables are built
+// from, and what the cross-rank report (core/include/loupe/core/report/cross_rank.hpp) reads.
 #pragma once
 
 #include <cstdint>
-#include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "dict_rows.hpp"
-#include "loupe/core/multirank/collective_report.hpp"
 #include "loupe/core/prepare/coll/collective_rows.hpp"
+#include "loupe/json_value.hpp"
 
 namespace loupe::core::multirank {
 
@@ -31,21 +31,17 @@ struct Collective {
   std::vector<const MatchedRow*> members;
 };
 std::vector<Collective> collectives_in_order(const std::vector<MatchedRow>& rows);
+// The first metadata field (of those TraceLens checks for implicit-sync collectives) on which
+// the members of `c` disagree, or empty.
+std::string mismatched_metadata(const Collective& c);
 
-// The first of `fields` on which the members of `c` disagree (missing values compare equal to
-// each other), or empty.
-std::string mismatched_field(const Collective& c,
-                             std::initializer_list<prepare::coll::Field> fields);
-// `c` left out of the matched tables because its members disagree on `field`.
-InputProblem mismatch_problem(const Collective& c, const std::string& field);
+enum class CollectiveType { kAllReduce, kReduceScatter, kAllGather, kAllToAll, kAllToAllV };
+std::optional<CollectiveType> collective_type(const Json& collective_name);
+// TraceLens's bus-bandwidth factor for a group of `group_size` ranks; NaN without a rule.
+double bus_factor(CollectiveType type, const Json& group_size);
 
-// Json values of a row's ts / dur / message sizes as TraceLens's DataFrame holds them.
-Json ts_value(const prepare::coll::CollectiveRow& row);
-Json dur_value(const prepare::coll::CollectiveRow& row);
-Json in_mb_value(const prepare::coll::CollectiveRow& row);
-Json out_mb_value(const prepare::coll::CollectiveRow& row);
-
-// nccl_long.csv: one row per collective kernel per rank.
-DictRows long_table(const std::vector<MatchedRow>& rows, std::vector<std::string>& order);
+// Where a process group's ranks sit (rank r on node r / gpus_per_node): "intra_node",
+// "inter_node", or "unknown" when the `Process Group Ranks` value names no rank.
+std::string node_span(const Json& group_ranks, int gpus_per_node);
 
 }  // namespace loupe::core::multirank
