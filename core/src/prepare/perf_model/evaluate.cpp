@@ -47,6 +47,16 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kFlashAttn:
     case ModelClass::kAiterFlashAttn:
       return detail::sdpa_model(info.model_class, name, args, direction);
+    case ModelClass::kFlashAttnBwd:
+    case ModelClass::kFlashAttnVarlen:
+    case ModelClass::kFlashAttnVarlenBwd:
+    case ModelClass::kFlashAttnV3:
+    case ModelClass::kAiterFlashAttnBwd:
+    case ModelClass::kAiterFmhaV3Wrapper:
+    case ModelClass::kAiterFmhaV3WrapperBwd:
+    case ModelClass::kAiterMhaBwd:
+    case ModelClass::kEvoformer:
+      return detail::flash_attention_model(info.model_class, name, args, direction);
     case ModelClass::kInferenceAttention:
     case ModelClass::kInferenceAttentionVHead:
     case ModelClass::kPagedAttentionRagged:

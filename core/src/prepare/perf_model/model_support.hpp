@@ -66,10 +66,25 @@ std::string lower(std::string_view s);
 // Python arithmetic on int|float.
 PyNumber operator+(const PyNumber& a, const PyNumber& b);
 PyNumber operator*(const PyNumber& a, const PyNumber& b);
-PyNumber true_div(const PyNumber& a, const PyNumber& b);  // a / b (always float)
-double true_div_double(PyInt a, PyInt b);                 // int / int, correctly rounded
+PyNumber operator-(const PyNumber& a, const PyNumber& b);
+PyNumber true_div(const PyNumber& a, const PyNumber& b);   // a / b (always float)
+PyNumber floor_div(const PyNumber& a, const PyNumber& b);  // a // b (ZeroDivisionError -> fail)
+bool py_equal(const PyNumber& a, const PyNumber& b);       // a == b
+double true_div_double(PyInt a, PyInt b);                  // int / int, correctly rounded
 inline PyNumber I(PyInt v) { return PyNumber::from_int(v); }
 inline PyNumber F(double v) { return PyNumber::from_float(v); }
+
+// Scaled-dot-product attention cost on one (possibly mean-length) sequence shape, Python's
+// operation order kept so that float lengths round as TraceLens's do (docs/contracts/
+// trace_model.md §3.9.9). Causal halves the flops and requires N_Q == N_KV (else fail).
+struct SdpaShape {
+  PyNumber b, n_q, h_q, n_kv, h_kv, d_qk, d_v;
+};
+PyNumber sdpa_flops_fwd(const SdpaShape& s, bool causal);
+PyNumber sdpa_flops_bwd(const SdpaShape& s, bool causal, bool flash_impl);
+// Elements read and written: Q, K, V, O (forward); plus dO, dQ, dK, dV minus O (backward).
+PyInt sdpa_elems_fwd(const SdpaShape& s);
+PyInt sdpa_elems_bwd(const SdpaShape& s);
 
 // What every family model returns before metrics.
 struct FamilyOutput {
@@ -97,6 +112,8 @@ FamilyOutput conv_model(ModelClass model, std::string_view name, const OpArgs& a
                         Direction direction);
 FamilyOutput sdpa_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction);
+FamilyOutput flash_attention_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                   Direction direction);
 FamilyOutput inference_attention_model(ModelClass model, std::string_view name, const OpArgs& args,
                                        Direction direction);
 FamilyOutput group_quant_model(ModelClass model, std::string_view name, const OpArgs& args,

@@ -86,14 +86,15 @@ const std::vector<Row>& model_rows() {
     add("ConvBiasReLU_Backward", with(kConvBwd, MC::kConvBiasBwd));
     // More attention variants.
     add("aiter::_flash_attn_forward", with(kSdpa, MC::kAiterFlashAttn));
-    add("aiter::_flash_attn_backward", with(kSdpaBwd, MC::kSdpaOther));
-    add("aiter::wrapper_fmha_v3_fwd", with(kSdpa, MC::kSdpaOther));
-    add("aiter::wrapper_fmha_v3_bwd", with(kSdpaBwd, MC::kSdpaOther));
-    add("aiter::mha_fwd", with(kSdpa, MC::kSdpaOther));
-    add("aiter::fmha_v3_fwd", with(kSdpa, MC::kSdpaOther));
-    add("aiter::mha_bwd", with(kSdpaBwd, MC::kSdpaOther));
-    add("flash_attn_3::fwd", with(kSdpa, MC::kSdpaOther));
-    add("EvoformerAttention", with(kSdpa, MC::kSdpaOther));
+    add("aiter::_flash_attn_backward", with(kSdpaBwd, MC::kAiterFlashAttnBwd));
+    add("aiter::wrapper_fmha_v3_fwd", with(kSdpa, MC::kAiterFmhaV3Wrapper));
+    add("aiter::wrapper_fmha_v3_bwd", with(kSdpaBwd, MC::kAiterFmhaV3WrapperBwd));
+    // aiter::_flash_attn_forward's argument layout.
+    add("aiter::mha_fwd", with(kSdpa, MC::kAiterFlashAttn));
+    add("aiter::fmha_v3_fwd", with(kSdpa, MC::kAiterFlashAttn));
+    add("aiter::mha_bwd", with(kSdpaBwd, MC::kAiterMhaBwd));
+    add("flash_attn_3::fwd", with(kSdpa, MC::kFlashAttnV3));
+    add("EvoformerAttention", with(kSdpa, MC::kEvoformer));
     add("LigerSiLUMulFunction", with(kBinary, MC::kExtension));
     // Grouped GEMM (primus turbo).
     const ModelInfo grouped =

@@ -54,13 +54,19 @@ enum class ModelClass : std::uint8_t {
   kSdpaFlash,
   kSdpaEfficient,
   kSdpaCudnn,
-  kFlashAttn,           // flash_attn::_flash_attn_forward, FlashAttnFunc
-  kFlashAttnBwd,        // category only
-  kFlashAttnVarlen,     // category only
-  kFlashAttnVarlenBwd,  // category only
-  kAiterFlashAttn,      // aiter::_flash_attn_forward
-  kSdpaOther,           // category only (flash-attn v3, aiter MHA/FMHA, Evoformer)
-  kInferenceAttention,  // serving-engine attention timed on a step annotation (vLLM)
+  kFlashAttn,       // flash_attn::_flash_attn_forward, FlashAttnFunc
+  kAiterFlashAttn,  // aiter::_flash_attn_forward, aiter::mha_fwd, aiter::fmha_v3_fwd
+  // Flash-attention library entry points (flash_attention.cpp), each on its argument layout.
+  kFlashAttnBwd,           // flash_attn::_flash_attn_backward
+  kFlashAttnVarlen,        // flash_attn::_flash_attn_varlen_forward (packed sequences)
+  kFlashAttnVarlenBwd,     // flash_attn::_flash_attn_varlen_backward
+  kFlashAttnV3,            // flash_attn_3::fwd
+  kAiterFlashAttnBwd,      // aiter::_flash_attn_backward
+  kAiterFmhaV3Wrapper,     // aiter::wrapper_fmha_v3_fwd
+  kAiterFmhaV3WrapperBwd,  // aiter::wrapper_fmha_v3_bwd
+  kAiterMhaBwd,            // aiter::mha_bwd
+  kEvoformer,              // EvoformerAttention (5-D Q/K/V)
+  kInferenceAttention,     // serving-engine attention timed on a step annotation (vLLM)
   // Its variants (docs/deviations.md, "Serving-engine ops"): each reads its own layout.
   kInferenceAttentionVHead,  // d_v from V = Input Dims[2] (FMHA v3 varlen, batch prefill, MLA)
   kPagedAttentionRagged,     // SGLang: Q = [2], paged K/V caches = [3]/[4]
