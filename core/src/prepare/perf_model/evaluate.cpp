@@ -16,6 +16,13 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kAtenScaledMm:
     case ModelClass::kVllmUnquantizedGemm:
       return detail::gemm_model(info.model_class, name, args, direction);
+    case ModelClass::kTeGemmTs:
+    case ModelClass::kTePseudoGemm:
+    case ModelClass::kVllmGemmDynamicQuant:
+    case ModelClass::kHipblasltGemmFp8:
+    case ModelClass::kHipblasltGemmFp4:
+    case ModelClass::kAiterGemmA4W4:
+      return detail::gemm_library_model(info.model_class, name, args, direction);
     case ModelClass::kAiterGemmA8W8Blockscale:
     case ModelClass::kAiterGemmA16W16:
     case ModelClass::kAiterGemmA16W16Atomic:

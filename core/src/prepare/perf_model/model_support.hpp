@@ -104,6 +104,8 @@ FamilyOutput gemm_model(ModelClass model, std::string_view name, const OpArgs& a
                         Direction direction);
 FamilyOutput gemm_extension_model(ModelClass model, std::string_view name, const OpArgs& args,
                                   Direction direction);
+FamilyOutput gemm_library_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                Direction direction);
 FamilyOutput gated_activation_model(ModelClass model, std::string_view name, const OpArgs& args,
                                     Direction direction);
 FamilyOutput rmsnorm_extension_model(ModelClass model, std::string_view name, const OpArgs& args,

@@ -65,9 +65,9 @@ const std::vector<Row>& model_rows() {
     add("trtllm::cublas_scaled_mm", with(kGemm, MC::kAtenScaledMm));
     add("bitsandbytes::int8_linear_matmul", with(kGemm, MC::kAtenScaledMm));
     add("aten::bmm", with(kGemm, MC::kAtenBmm));
-    add("tex_ts::te_gemm_ts", with(kGemm, MC::kGemmOther));
+    add("tex_ts::te_gemm_ts", with(kGemm, MC::kTeGemmTs));
     add("aten::baddbmm", with(kGemm, MC::kAtenBaddbmm));
-    add("vllm::gemm_with_dynamic_quant", with(kGemm, MC::kGemmOther));
+    add("vllm::gemm_with_dynamic_quant", with(kGemm, MC::kVllmGemmDynamicQuant));
     // SDPA / flash attention.
     add("FlashAttnFunc", with(kSdpa, MC::kFlashAttn));
     add("flash_attn::_flash_attn_forward", with(kSdpa, MC::kFlashAttn));
@@ -112,7 +112,7 @@ const std::vector<Row>& model_rows() {
     for (const char* n : {"_Linear_yfwd_mm", "_LinearBackward_xgrad_mm", "_LinearBackward_wgrad_mm",
                           "_LayerNormLinear_yfwd_mm", "_LayerNormLinearBackward_xgrad_mm",
                           "_LayerNormLinearBackward_wgrad_mm"}) {
-      add(n, with(kGemm, MC::kGemmOther));
+      add(n, with(kGemm, MC::kTePseudoGemm));
     }
     add("MoEDispatch", extension("MoE_comm_fwd", "MoE_comm_bwd", "MoE_comm", Maf::kVector));
     add("MoECombine", extension("MoE_comm_fwd", "MoE_comm_bwd", "MoE_comm", Maf::kVector));
@@ -121,11 +121,14 @@ const std::vector<Row>& model_rows() {
     add("CrossEntropyFunction",
         extension("CrossEntropy_fwd", "CrossEntropy_bwd", "CrossEntropy", Maf::kVector));
     add("MambaSplitConv1dScanCombinedFn", extension("SSM_fwd", "SSM_bwd", "SSM", Maf::kMatrix));
-    for (const char* n :
-         {"primus_turbo_cpp_extension::hipblaslt_gemm_fp8", "primus_turbo::hipblaslt_gemm_fp8",
-          "primus_turbo_cpp_extension::hipblaslt_gemm_fp4", "primus_turbo::hipblaslt_gemm_fp4",
-          "aiter::gemm_a4w4", "aiter::_gemm_a4w4_asm"}) {
-      add(n, with(kGemm, MC::kGemmOther));
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"primus_turbo_cpp_extension::hipblaslt_gemm_fp8", MC::kHipblasltGemmFp8},
+             {"primus_turbo::hipblaslt_gemm_fp8", MC::kHipblasltGemmFp8},
+             {"primus_turbo_cpp_extension::hipblaslt_gemm_fp4", MC::kHipblasltGemmFp4},
+             {"primus_turbo::hipblaslt_gemm_fp4", MC::kHipblasltGemmFp4},
+             {"aiter::gemm_a4w4", MC::kAiterGemmA4W4},
+             {"aiter::_gemm_a4w4_asm", MC::kAiterGemmA4W4}}) {
+      add(n, with(kGemm, model_class));
     }
     const ModelInfo quant = extension("GroupQuant", "", "GroupQuant", Maf::kVector);
     // Primus's quantize kernels are unary elementwise classes in TraceLens (not GroupQuant).
@@ -141,7 +144,6 @@ const std::vector<Row>& model_rows() {
     const ModelInfo moe_aux = extension("MoE_aux", "", "MoE_aux", Maf::kVector);
     const ModelInfo inference =
         extension("InferenceAttention", "", "InferenceAttention", Maf::kMatrix);
-    const ModelInfo gemm_ext = with(kGemm, MC::kGemmOther);
     const ModelInfo rmsnorm = extension("RMSNorm", "", "RMSNorm", Maf::kVector);
     const ModelInfo collective =
         extension("CustomCollective", "", "CustomCollective", Maf::kVector);
@@ -194,7 +196,7 @@ const std::vector<Row>& model_rows() {
     add("aiter::fused_qk_rope_cat_and_cache_mla", with(fused_rope, MC::kRopeCatAndCacheMla));
     // Serving-engine GEMMs: each name with the argument layout of its kernel.
     const auto gemm_as = [&](std::string_view n, ModelClass model_class) {
-      add(n, with(gemm_ext, model_class));
+      add(n, with(kGemm, model_class));
     };
     gemm_as("aiter::batched_gemm_a16wfp4_", MC::kAiterBatchedGemmA16Wfp4);
     for (const char* n :

@@ -34,8 +34,14 @@ enum class ModelClass : std::uint8_t {
   kAtenBmm,
   kAtenBaddbmm,
   kAtenScaledMm,
-  kGemmOther,            // category only (TE, vLLM, primus, aiter GEMMs)
-  kVllmUnquantizedGemm,  // vllm::rocm_unquantized_gemm: x[M,K] @ weight[N,K]^T (+ bias)
+  // Library GEMM entry points (gemm_library.cpp), each on its argument layout.
+  kTeGemmTs,              // tex_ts::te_gemm_ts: column-major A [4 = transa], B [5]
+  kTePseudoGemm,          // TE v2 _Linear*/_LayerNormLinear* pseudo GEMMs: A [M,K] @ B [K,N]
+  kVllmGemmDynamicQuant,  // first two 2-D shapes: x [M,K], weight [N,K]
+  kHipblasltGemmFp8,      // (A, scaleA, B, scaleB, dtype, transA, transB, transC, …)
+  kHipblasltGemmFp4,      // the same with MXFP4 operands (K packed two per byte)
+  kAiterGemmA4W4,         // (A, B, scaleA, scaleB, …) MXFP4, NT
+  kVllmUnquantizedGemm,   // vllm::rocm_unquantized_gemm: x[M,K] @ weight[N,K]^T (+ bias)
   // Serving-engine GEMM extensions (AITER / SGLang / vLLM wrappers): x[M,K] @ w[N,K]^T with the
   // argument layout and byte widths of each kernel (docs/deviations.md, "Serving-engine ops").
   kAiterGemmA8W8Blockscale,  // FP8/INT8 block-scaled: (x, w, x_scale, w_scale, ...)
