@@ -201,11 +201,6 @@ const std::set<std::string> kNoFormulaYet = {
     "MambaSplitConv1dScanCombinedFn",
     "MoECombine",
     "MoEDispatch",
-    "aiter::mhc_fused_post_pre_gemm_sqrsum",
-    "aiter::mhc_post",
-    "aiter::mhc_pre_big_fuse_rmsnorm",
-    "aiter::mhc_pre_gemm_sqrsum",
-    "aiter::topk_softplus",
     "primus::fused_ln_modulate",
     "primus::fused_ln_modulate_backward",
     "primus::quantize_mxfp4_dual",
@@ -230,8 +225,6 @@ const std::set<std::string> kNoFormulaYet = {
     "pseudo_v4_paged_decode_csa",
     "pseudo_v4_paged_decode_hca",
     "pseudo_v4_paged_decode_swa",
-    "sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts",
-    "sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
 };
 
 }  // namespace

@@ -112,6 +112,7 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kMoeCktileDown:
     case ModelClass::kMoeCkStage1:
     case ModelClass::kMoeCkStage2:
+    case ModelClass::kMoeTritonGroupedGemm:
       return detail::moe_stage_model(info.model_class, name, args, direction);
     case ModelClass::kCustomAllReduce:
     case ModelClass::kCustomShardCollective:
@@ -121,7 +122,14 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
       return detail::custom_collective_model(info.model_class, name, args, direction);
     case ModelClass::kMoeSortScatterGather:
     case ModelClass::kBiasedGroupedTopk:
+    case ModelClass::kAppendSharedExperts:
       return detail::moe_aux_model(info.model_class, name, args, direction);
+    case ModelClass::kTopkSoftplus:
+    case ModelClass::kMhcPost:
+    case ModelClass::kMhcPreGemmSqrsum:
+    case ModelClass::kMhcPreBigFuseRmsnorm:
+    case ModelClass::kMhcFusedPostPreGemm:
+      return detail::mhc_model(info.model_class, name, args, direction);
     case ModelClass::kTritonCompiled:
       return detail::triton_model(info.model_class, name, args, direction);
     default:

@@ -12,6 +12,8 @@
 // kernel's defaults; packed FP4/INT4 weights are unpacked by the ratio of the hidden size to the
 // first weight's stored K. Each kernel reads its own argument layout (see the layout functions).
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 
 #include "model_support.hpp"
 
@@ -210,10 +212,68 @@ void emit_params(const Moe& m, FamilyOutput& out) {
   if (m.output_dtype) out.params.emplace_back("output_dtype", py_str(*m.output_dtype));
 }
 
+// SGLang's Triton fused-MoE grouped GEMM (invoke_fused_moe_kernel: A, B [E, N, K], C, scales,
+// topk_weights, topk_ids [tokens, k] = [8], …), launched once for gate/up (N holds both) and
+// once for down: flops 2·(tokens·k)·N·K; bytes the gathered activations (tokens·k)·K, the
+// active experts' weights E_active·N·K and the output (tokens·k)·N. Compute spec from the
+// weights' dtype.
+FamilyOutput triton_grouped_gemm(std::string_view name, const OpArgs& args, Direction direction) {
+  const Json& dims = required(args.input_dims, "Input Dims");
+  if (!dims.is_array() || dims.size() < 9) fail("invoke_fused_moe_kernel needs 9 Input Dims");
+  const Shape b = exact(dims, 1, 3, "B");
+  const Shape ids = exact(dims, 8, 2, "topk_ids");
+  const Json& types = args.input_types;
+  const auto type = [&](std::size_t i) -> std::optional<std::string> {
+    if (!types.is_array() || types.size() <= i) return std::nullopt;
+    return string_at(types, i, "Input type");
+  };
+  const std::optional<std::string> input = type(0), weight = type(1);
+  std::optional<std::string> output = type(3);
+  if (!output || output->empty()) output = input;
+  const PyInt E = b[0], N = b[1], K = b[2], tokens = ids[0], k = ids[1], work = tokens * k;
+
+  FamilyOutput out;
+  const auto str_or_none = [](const std::optional<std::string>& v) {
+    return v ? py_str(*v) : py_none();
+  };
+  for (const auto& [key, v] :
+       std::initializer_list<std::pair<const char*, PyInt>>{{"m_work", work},
+                                                            {"num_tokens", tokens},
+                                                            {"topk", k},
+                                                            {"N", N},
+                                                            {"K", K},
+                                                            {"num_experts", E}}) {
+    out.params.emplace_back(key, py_int(static_cast<std::int64_t>(v)));
+  }
+  out.params.emplace_back("input_dtype", str_or_none(input));
+  out.params.emplace_back("weight_dtype", str_or_none(weight));
+  out.params.emplace_back("output_dtype", str_or_none(output));
+  if (weight && !weight->empty()) {
+    out.precision_dtype = *weight;
+    out.has_precision_dtype = true;
+  }
+  if (direction == Direction::kBackward) {
+    not_implemented(std::string("Backward pass for ").append(name).append(" is not defined."));
+  }
+  out.flops = I(2 * work * N * K);
+  const auto bpe = [](const std::optional<std::string>& dtype, double fallback) {
+    return width(dtype ? moe_table_bytes(*dtype).value_or(fallback) : fallback);
+  };
+  PyNumber active = I(0);
+  if (E > 0) {
+    const double e = static_cast<double>(E);
+    active = F(e * (1.0 - std::pow((e - static_cast<double>(k)) / e, static_cast<double>(tokens))));
+  }
+  out.bytes = I(work * K) * bpe(input, 2) + active * I(N) * I(K) * bpe(weight, 1) +
+              I(work * N) * bpe(output, 2);
+  return out;
+}
+
 }  // namespace
 
 FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpArgs& args,
                              Direction direction) {
+  if (model == ModelClass::kMoeTritonGroupedGemm) return triton_grouped_gemm(name, args, direction);
   Moe m;
   switch (model) {
     case ModelClass::kMoeFused1Stage:

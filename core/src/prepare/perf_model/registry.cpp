@@ -166,7 +166,8 @@ const std::vector<Row>& model_rows() {
     add("pseudo_op::moe_gptq_awq_down", moe_unfused);
     add("pseudo_op::moe_flydsl_stage1", moe_unfused);
     add("pseudo_op::moe_flydsl_stage2", moe_unfused);
-    add("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", moe_unfused);
+    add("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
+        with(moe_unfused, MC::kMoeTritonGroupedGemm));
     add("aiter::biased_grouped_topk_hip", with(moe_aux, MC::kBiasedGroupedTopk));
     add("aiter::moe_sorting_fwd", with(moe_aux, MC::kMoeSortScatterGather));
     add("aiter::mxfp4_moe_sort_hip", with(moe_aux, MC::kMoeSortScatterGather));
@@ -221,8 +222,8 @@ const std::vector<Row>& model_rows() {
         "quant_batched_gemm_a8w8_a_per_token_group_prequant_w_per_batched_tensor_quant",
         MC::kAiterBatchedGemmA8W8);
     gemm_as("aiter::_gemm_a8w8_blockscale_bpreshuffle_asm", MC::kAiterGemmA8W8Blockscale);
-    add("aiter::mhc_pre_gemm_sqrsum", mhc_gemm);
-    add("aiter::mhc_fused_post_pre_gemm_sqrsum", mhc_gemm);
+    add("aiter::mhc_pre_gemm_sqrsum", with(mhc_gemm, MC::kMhcPreGemmSqrsum));
+    add("aiter::mhc_fused_post_pre_gemm_sqrsum", with(mhc_gemm, MC::kMhcFusedPostPreGemm));
     // TraceLens's GroupQuant classes derive from BinaryElementwise and inherit its sheet; the
     // MXFP4 quantizers derive from UnaryElementwise and name the GroupQuant sheet themselves.
     const ModelInfo group_quant = extension("GroupQuant", "", "BinaryElementwise", Maf::kVector);
@@ -269,7 +270,7 @@ const std::vector<Row>& model_rows() {
              {"aiter::rmsnorm_quant", MC::kRmsNormGroupQuant}}) {
       add(n, with(rmsnorm, model_class));
     }
-    add("aiter::mhc_pre_big_fuse_rmsnorm", mhc);
+    add("aiter::mhc_pre_big_fuse_rmsnorm", with(mhc, MC::kMhcPreBigFuseRmsnorm));
     for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
              {"aiter::fused_allreduce_rmsnorm", MC::kAllReduceRmsnorm},
              {"aiter::fused_allreduce_rmsnorm_", MC::kAllReduceRmsnormPy},
@@ -282,9 +283,10 @@ const std::vector<Row>& model_rows() {
              {"_C_custom_ar::qr_all_reduce", MC::kCustomAllReduce}}) {
       add(n, with(collective, model_class));
     }
-    add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts", moe_aux);
-    add("aiter::mhc_post", mhc);
-    add("aiter::topk_softplus", moe_aux);
+    add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts",
+        with(moe_aux, MC::kAppendSharedExperts));
+    add("aiter::mhc_post", with(mhc, MC::kMhcPost));
+    add("aiter::topk_softplus", with(moe_aux, MC::kTopkSoftplus));
     // aiter's GroupNorm: aten::group_norm's model on the same args layout (last pseudo op).
     add("aiter::_groupnorm_run", with(kNorm, MC::kGroupNorm));
     // aten elementwise.

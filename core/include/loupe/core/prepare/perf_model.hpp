@@ -131,12 +131,13 @@ enum class ModelClass : std::uint8_t {
   kRmsNormAddPad,            // + residual add, output padded to Concrete Inputs[4]
   kRmsNormMxfp4Quant,        // + MXFP4 output, optional second input and residual
   // AITER MoE kernels (MoE_fused / MoE_unfused), each on its own argument layout
-  kMoeFused1Stage,      // pseudo op: (input, w1, w2, topk_weights, ...)
-  kMoeFusedBlockscale,  // fmoe: (out, input, w1, w2, ...), k = Concrete Inputs[8]
-  kMoeCktileUp,         // (input [M,K], w1, out [M,k,N], ...)
-  kMoeCktileDown,       // (input [M,k,N], w2 [E,K,N], out, ...)
-  kMoeCkStage1,         // (input, w1, w2, ..., out [M,k,N] = [6])
-  kMoeCkStage2,         // (inter_states [M,k,N], w1, w2, ...)
+  kMoeFused1Stage,        // pseudo op: (input, w1, w2, topk_weights, ...)
+  kMoeFusedBlockscale,    // fmoe: (out, input, w1, w2, ...), k = Concrete Inputs[8]
+  kMoeCktileUp,           // (input [M,K], w1, out [M,k,N], ...)
+  kMoeCktileDown,         // (input [M,k,N], w2 [E,K,N], out, ...)
+  kMoeCkStage1,           // (input, w1, w2, ..., out [M,k,N] = [6])
+  kMoeCkStage2,           // (inter_states [M,k,N], w1, w2, ...)
+  kMoeTritonGroupedGemm,  // SGLang invoke_fused_moe_kernel: (A, B [E,N,K], …, topk_ids [8])
   // Custom collectives (CustomCollective): one GPU's HBM traffic, no compute spec
   kCustomAllReduce,         // (handle, input [1], out [2], ...)
   kCustomShardCollective,   // reduce-scatter / all-gather: (handle, input [1], out [2])
@@ -146,6 +147,13 @@ enum class ModelClass : std::uint8_t {
   // MoE auxiliary kernels (MoE_aux)
   kMoeSortScatterGather,  // aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
   kBiasedGroupedTopk,     // aiter::biased_grouped_topk_hip
+  kAppendSharedExperts,   // SGLang fused_append_shared_experts: (ids [M,k], weights [M,k])
+  kTopkSoftplus,          // aiter::topk_softplus: (weights [M,k], ids, gating [M,E], …)
+  // DeepSeek-V4 manifold hyper-connection kernels (mHC; mhc.cpp)
+  kMhcPost,               // (out [M,n,C], x [M,C], residual, mixes, …)
+  kMhcPreGemmSqrsum,      // (out [split_k,M,hc3], sqrsum, x [M,n,C], fn [hc3,K], …)
+  kMhcPreBigFuseRmsnorm,  // (post_mix, comb_mix, out [M,C], gemm_out [split_k,M,hc3], …)
+  kMhcFusedPostPreGemm,   // (gemm_out, sqrsum, next_residual, layer_input [M,C], …, fn [7])
   // Inductor-generated triton_poi_/triton_red_/triton_per_ kernels (resolved by name prefix)
   kTritonCompiled,
   // Extension / inference families: category only
