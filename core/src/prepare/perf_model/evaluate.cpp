@@ -130,6 +130,11 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kMhcPreBigFuseRmsnorm:
     case ModelClass::kMhcFusedPostPreGemm:
       return detail::mhc_model(info.model_class, name, args, direction);
+    case ModelClass::kPrimusQuantizeFp8:
+    case ModelClass::kPrimusQuantizeMxfp4Dual:
+    case ModelClass::kFusedLnModulate:
+    case ModelClass::kFusedLnModulateBwd:
+      return detail::primus_model(info.model_class, name, args, direction);
     case ModelClass::kTritonCompiled:
       return detail::triton_model(info.model_class, name, args, direction);
     default:

@@ -138,6 +138,8 @@ FamilyOutput moe_aux_model(ModelClass model, std::string_view name, const OpArgs
                            Direction direction);
 FamilyOutput mhc_model(ModelClass model, std::string_view name, const OpArgs& args,
                        Direction direction);
+FamilyOutput primus_model(ModelClass model, std::string_view name, const OpArgs& args,
+                          Direction direction);
 FamilyOutput triton_model(ModelClass model, std::string_view name, const OpArgs& args,
                           Direction direction);
 // Whether the inductor model gets its kernel metadata from the op's trace args.

@@ -133,10 +133,12 @@ const std::vector<Row>& model_rows() {
     const ModelInfo quant = extension("GroupQuant", "", "GroupQuant", Maf::kVector);
     // Primus's quantize kernels are unary elementwise classes in TraceLens (not GroupQuant).
     for (const char* n : {"primus_turbo_cpp_extension::quantize_fp8_tensorwise",
-                          "primus_turbo::quantize_fp8_tensorwise",
-                          "primus_turbo_cpp_extension::quantize_mxfp4_dual",
+                          "primus_turbo::quantize_fp8_tensorwise"}) {
+      add(n, with(kUnary, MC::kPrimusQuantizeFp8));
+    }
+    for (const char* n : {"primus_turbo_cpp_extension::quantize_mxfp4_dual",
                           "primus_turbo::quantize_mxfp4_dual", "primus::quantize_mxfp4_dual"}) {
-      add(n, with(kUnary, MC::kExtension));
+      add(n, with(kUnary, MC::kPrimusQuantizeMxfp4Dual));
     }
     // Pseudo-op / inference extensions (get_pseudo_op_mappings).
     const ModelInfo moe_fused = extension("MoE_fused", "", "MoE_fused", Maf::kMatrix);
@@ -345,8 +347,8 @@ const std::vector<Row>& model_rows() {
       const bool bwd = n.ends_with("_backward");
       add(n, with(bwd ? kNormBwd : kNorm, norm_class(n)));
     }
-    add("primus::fused_ln_modulate", with(kNorm, MC::kNormOther));
-    add("primus::fused_ln_modulate_backward", with(kNormBwd, MC::kNormOther));
+    add("primus::fused_ln_modulate", with(kNorm, MC::kFusedLnModulate));
+    add("primus::fused_ln_modulate_backward", with(kNormBwd, MC::kFusedLnModulateBwd));
     // Reductions.
     for (const char* n : {"aten::sum", "aten::mean", "aten::max", "aten::min", "aten::norm",
                           "aten::linalg_norm", "aten::std", "aten::var", "aten::logsumexp",

@@ -105,6 +105,9 @@ enum class ModelClass : std::uint8_t {
   kMxfp4QuantX1,             // MXFP4 of Input Dims[1] (the output comes first)
   kMxfp4QuantX2,             // MXFP4 of Input Dims[2] (+ MoE sort)
   kMxfp4QuantMoeSort,        // MXFP4 of Input Dims[2], its stride read (+ MoE sort)
+  // Primus-Turbo quantizers (UnaryElementwise classes in TraceLens; primus_ops.cpp)
+  kPrimusQuantizeFp8,        // bf16 [M, N] -> FP8 tensorwise
+  kPrimusQuantizeMxfp4Dual,  // bf16 [M, N] -> row- and column-wise MXFP4 with scales
   // Reductions
   kReduce,
   // Normalization
@@ -118,7 +121,8 @@ enum class ModelClass : std::uint8_t {
   kInstanceNormBwd,
   kRmsNorm,
   kRmsNormBwd,
-  kNormOther,  // category only (primus fused_ln_modulate)
+  kFusedLnModulate,     // primus::fused_ln_modulate: x [T, B, H], scale/shift [B, H]
+  kFusedLnModulateBwd,  // primus::fused_ln_modulate_backward: grad_out [T, B, H], …
   // Serving-engine RMSNorm kernels (category and sheet "RMSNorm"): aten RMSNorm's formulas on
   // each kernel's argument layout, plus what it fuses.
   kRmsNormAiterX0,           // (x, weight, ...)
