@@ -135,6 +135,9 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kFusedLnModulate:
     case ModelClass::kFusedLnModulateBwd:
       return detail::primus_model(info.model_class, name, args, direction);
+    case ModelClass::kGroupedGemm:
+    case ModelClass::kGroupedGemmVariableK:
+      return detail::grouped_gemm_model(info.model_class, name, args, direction);
     case ModelClass::kTritonCompiled:
       return detail::triton_model(info.model_class, name, args, direction);
     default:

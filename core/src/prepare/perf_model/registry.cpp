@@ -106,7 +106,8 @@ const std::vector<Row>& model_rows() {
           "primus_turbo_cpp_extension::grouped_gemm_variable_k",
           "primus_turbo_cpp_extension::ck_grouped_gemm",
           "primus_turbo_cpp_extension::ck_grouped_gemm_variable_k"}) {
-      add(n, grouped);
+      const bool variable_k = std::string_view(n).find("variable_k") != std::string_view::npos;
+      add(n, with(grouped, variable_k ? MC::kGroupedGemmVariableK : MC::kGroupedGemm));
     }
     // TE-v2 pseudo GEMMs.
     for (const char* n : {"_Linear_yfwd_mm", "_LinearBackward_xgrad_mm", "_LinearBackward_wgrad_mm",

@@ -51,6 +51,9 @@ enum class ModelClass : std::uint8_t {
   kAiterGemmAfp4Wfp4,        // MXFP4 x and w packed two per byte: K = 2 * x[1]
   kAiterBatchedGemmA16Wfp4,  // x[B,M,K] bf16 @ w[B,N,K/2] fp4
   kAiterBatchedGemmA8W8,     // x[B,M,K] or [M,B,K] @ w[B,N,K] int8/fp8
+  // Primus-Turbo / CK grouped GEMMs (grouped_gemm.cpp)
+  kGroupedGemm,           // shared K and N: X [M, K], W [G, K, N] (or per-group shape lists)
+  kGroupedGemmVariableK,  // per-group K: summed over the groups
   // CONV
   kAtenConv,
   kAtenConvBwd,
