@@ -190,17 +190,8 @@ std::optional<std::optional<std::string>> class_attr(const std::map<std::string,
 // Op names Loupe categorizes (and puts on TraceLens's sheet) but has no flops/bytes formula
 // for yet: their rows carry no metrics. docs/deviations.md lists the families.
 const std::set<std::string> kNoFormulaYet = {
-    "ConvBiasReLU_",
     "ConvBiasReLU_Backward",
-    "ConvBias_",
     "ConvBias_Backward",
-    "CrossEntropyFunction",
-    "DaoAILab::_causal_conv1d_fwd_cpp",
-    "FusedRoPEFunc",
-    "LigerSiLUMulFunction",
-    "MambaSplitConv1dScanCombinedFn",
-    "MoECombine",
-    "MoEDispatch",
     "pseudo_op::moe_flydsl_stage1",
     "pseudo_op::moe_flydsl_stage2",
     "pseudo_op::moe_gptq_awq_down",

@@ -47,6 +47,7 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
       return detail::rmsnorm_extension_model(info.model_class, name, args, direction);
     case ModelClass::kAtenConv:
     case ModelClass::kAtenConvBwd:
+    case ModelClass::kConvBias:
       return detail::conv_model(info.model_class, name, args, direction);
     case ModelClass::kSdpaFlash:
     case ModelClass::kSdpaEfficient:
@@ -76,6 +77,7 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kReplicationPad:
     case ModelClass::kUpsampleNearest:
     case ModelClass::kBinaryElementwise:
+    case ModelClass::kLigerSiLUMul:
       return detail::elementwise_model(info.model_class, name, args, direction);
     case ModelClass::kRopeCachedPositions2c:
     case ModelClass::kRotaryEmbeddingSgl:
@@ -138,6 +140,12 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kGroupedGemm:
     case ModelClass::kGroupedGemmVariableK:
       return detail::grouped_gemm_model(info.model_class, name, args, direction);
+    case ModelClass::kMoeComm:
+    case ModelClass::kCausalConv1d:
+    case ModelClass::kFusedRopeFunc:
+    case ModelClass::kCrossEntropy:
+    case ModelClass::kMambaSsd:
+      return detail::training_op_model(info.model_class, name, args, direction);
     case ModelClass::kTritonCompiled:
       return detail::triton_model(info.model_class, name, args, direction);
     default:

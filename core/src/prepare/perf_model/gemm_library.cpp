@@ -252,6 +252,11 @@ FamilyOutput gemm_library_model(ModelClass model, std::string_view name, const O
     out.has_precision_dtype = true;
   }
   if (direction == Direction::kBackward) {
+    // vLLM's and AITER's classes inherit a backward byte formula that needs an element size
+    // nobody passes (TypeError); the others raise NotImplementedError.
+    if (model == ModelClass::kVllmGemmDynamicQuant || model == ModelClass::kAiterGemmA4W4) {
+      fail(std::string("no backward bytes for ").append(name));
+    }
     not_implemented(std::string("Backward pass for ").append(name).append(" is not defined."));
   }
   const PyInt M = g.m, N = g.n, K = g.k;

@@ -95,7 +95,7 @@ FamilyOutput mhc_model(ModelClass model, std::string_view name, const OpArgs& ar
     out.has_precision_dtype = true;
   }
   if (direction == Direction::kBackward) {
-    not_implemented(std::string("no backward formulas for ").append(name));
+    fail(std::string("no backward model for ").append(name));  // no flops_bwd in TraceLens
   }
   const PyInt M = h.m, n = h.n, C = h.c;
   const PyInt hc3 = h.hc3.value_or(0), K = h.k.value_or(0), split = h.split_k.value_or(0);

@@ -142,6 +142,8 @@ FamilyOutput primus_model(ModelClass model, std::string_view name, const OpArgs&
                           Direction direction);
 FamilyOutput grouped_gemm_model(ModelClass model, std::string_view name, const OpArgs& args,
                                 Direction direction);
+FamilyOutput training_op_model(ModelClass model, std::string_view name, const OpArgs& args,
+                               Direction direction);
 FamilyOutput triton_model(ModelClass model, std::string_view name, const OpArgs& args,
                           Direction direction);
 // Whether the inductor model gets its kernel metadata from the op's trace args.

@@ -90,7 +90,7 @@ FamilyOutput append_shared_experts(std::string_view name, const OpArgs& args, Di
     out.has_precision_dtype = true;
   }
   if (direction == Direction::kBackward) {
-    not_implemented(std::string("no backward formulas for ").append(name));
+    fail(std::string("no backward model for ").append(name));  // no flops_bwd in TraceLens
   }
   out.flops = I(prod(ids));
   const PyInt bpe_ids = bytes_per_element(dtype_ids).value_or(4);

@@ -89,13 +89,13 @@ FamilyOutput ln_modulate(ModelClass model, const OpArgs& args) {
 
 FamilyOutput primus_model(ModelClass model, std::string_view name, const OpArgs& args,
                           Direction direction) {
+  const bool ln = model == ModelClass::kFusedLnModulate || model == ModelClass::kFusedLnModulateBwd;
   if (direction == Direction::kBackward) {
-    not_implemented(std::string("no backward formulas for ").append(name));
+    // The LN-modulate classes raise NotImplementedError; the quantizers have no backward.
+    if (ln) not_implemented(std::string("no backward formulas for ").append(name));
+    fail(std::string("no backward model for ").append(name));
   }
-  if (model == ModelClass::kFusedLnModulate || model == ModelClass::kFusedLnModulateBwd) {
-    return ln_modulate(model, args);
-  }
-  return quantize(model, args);
+  return ln ? ln_modulate(model, args) : quantize(model, args);
 }
 
 }  // namespace loupe::core::prepare::perf::detail

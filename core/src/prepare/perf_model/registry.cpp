@@ -95,7 +95,7 @@ const std::vector<Row>& model_rows() {
     add("aiter::mha_bwd", with(kSdpaBwd, MC::kAiterMhaBwd));
     add("flash_attn_3::fwd", with(kSdpa, MC::kFlashAttnV3));
     add("EvoformerAttention", with(kSdpa, MC::kEvoformer));
-    add("LigerSiLUMulFunction", with(kBinary, MC::kExtension));
+    add("LigerSiLUMulFunction", with(kBinary, MC::kLigerSiLUMul));
     // Grouped GEMM (primus turbo).
     const ModelInfo grouped =
         extension("GroupedGEMM_fwd", "GroupedGEMM_bwd", "GroupedGEMM", Maf::kMatrix);
@@ -115,13 +115,19 @@ const std::vector<Row>& model_rows() {
                           "_LayerNormLinearBackward_wgrad_mm"}) {
       add(n, with(kGemm, MC::kTePseudoGemm));
     }
-    add("MoEDispatch", extension("MoE_comm_fwd", "MoE_comm_bwd", "MoE_comm", Maf::kVector));
-    add("MoECombine", extension("MoE_comm_fwd", "MoE_comm_bwd", "MoE_comm", Maf::kVector));
-    add("DaoAILab::_causal_conv1d_fwd_cpp", extension("SSM_fwd", "SSM_bwd", "SSM", Maf::kVector));
-    add("FusedRoPEFunc", extension("RoPE_fwd", "RoPE_bwd", "RoPE", Maf::kVector));
+    // Training-side autograd functions: only the MoE communication and Mamba classes declare a
+    // backward category with backward formulas.
+    const ModelInfo moe_comm{MC::kMoeComm, "MoE_comm_fwd", "MoE_comm_bwd",
+                             "MoE_comm",   Maf::kVector,   true};
+    add("MoEDispatch", moe_comm);
+    add("MoECombine", moe_comm);
+    add("DaoAILab::_causal_conv1d_fwd_cpp",
+        with(extension("SSM_fwd", "", "SSM", Maf::kMatrix), MC::kCausalConv1d));
+    add("FusedRoPEFunc", with(extension("RoPE_fwd", "", "RoPE", Maf::kVector), MC::kFusedRopeFunc));
     add("CrossEntropyFunction",
-        extension("CrossEntropy_fwd", "CrossEntropy_bwd", "CrossEntropy", Maf::kVector));
-    add("MambaSplitConv1dScanCombinedFn", extension("SSM_fwd", "SSM_bwd", "SSM", Maf::kMatrix));
+        with(extension("CrossEntropy_fwd", "", "CrossEntropy", Maf::kVector), MC::kCrossEntropy));
+    add("MambaSplitConv1dScanCombinedFn",
+        ModelInfo{MC::kMambaSsd, "SSM_fwd", "SSM_bwd", "SSM", Maf::kMatrix, true});
     for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
              {"primus_turbo_cpp_extension::hipblaslt_gemm_fp8", MC::kHipblasltGemmFp8},
              {"primus_turbo::hipblaslt_gemm_fp8", MC::kHipblasltGemmFp8},

@@ -57,8 +57,10 @@ enum class ModelClass : std::uint8_t {
   // CONV
   kAtenConv,
   kAtenConvBwd,
-  kConvBias,     // category only
-  kConvBiasBwd,  // category only
+  kConvBias,  // ConvBias_ / ConvBiasReLU_: (input, weight, bias, stride int, padding int)
+  // ConvBias_Backward / ConvBiasReLU_Backward: no formula. TraceLens takes their parameters
+  // from the forward op of the same sequence number; Loupe's models see one op's arguments.
+  kConvBiasBwd,
   // SDPA
   kSdpaFlash,
   kSdpaEfficient,
@@ -100,6 +102,7 @@ enum class ModelClass : std::uint8_t {
   kGatedGeluTanh,
   kUpsampleNearest,
   kBinaryElementwise,
+  kLigerSiLUMul,  // LigerSiLUMulFunction(a, b): binary elementwise, output in the inputs' width
   // Activation quantization (category GroupQuant)
   kPerGroupQuant,            // AITER per-token/group/tensor FP8: (out, input, scales, ...)
   kVllmTritonGroupQuantFp8,  // vLLM: (x[M,N], group_size)
@@ -161,6 +164,12 @@ enum class ModelClass : std::uint8_t {
   kMhcPreGemmSqrsum,      // (out [split_k,M,hc3], sqrsum, x [M,n,C], fn [hc3,K], …)
   kMhcPreBigFuseRmsnorm,  // (post_mix, comb_mix, out [M,C], gemm_out [split_k,M,hc3], …)
   kMhcFusedPostPreGemm,   // (gemm_out, sqrsum, next_residual, layer_input [M,C], …, fn [7])
+  // Training-side autograd functions (training_ops.cpp)
+  kMoeComm,        // MoEDispatch / MoECombine: tokens [T, H] moved, no flops
+  kCausalConv1d,   // DaoAILab::_causal_conv1d_fwd_cpp: x [B, C, L], w [C, k]
+  kFusedRopeFunc,  // FusedRoPEFunc: t [S, B, H, D]
+  kCrossEntropy,   // CrossEntropyFunction: logits [B, …, V]
+  kMambaSsd,       // MambaSplitConv1dScanCombinedFn (Mamba-2 SSD)
   // Inductor-generated triton_poi_/triton_red_/triton_per_ kernels (resolved by name prefix)
   kTritonCompiled,
   // Extension / inference families: category only
