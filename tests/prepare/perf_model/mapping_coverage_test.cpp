@@ -192,15 +192,10 @@ std::optional<std::optional<std::string>> class_attr(const std::map<std::string,
 const std::set<std::string> kNoFormulaYet = {
     "ConvBiasReLU_Backward",
     "ConvBias_Backward",
-    "pseudo_op::moe_flydsl_stage1",
-    "pseudo_op::moe_flydsl_stage2",
     "pseudo_op::moe_gptq_awq_down",
     "pseudo_op::moe_gptq_awq_up",
     "pseudo_op::moe_triton_unfused_down",
     "pseudo_op::moe_triton_unfused_up",
-    "pseudo_v4_paged_decode_csa",
-    "pseudo_v4_paged_decode_hca",
-    "pseudo_v4_paged_decode_swa",
 };
 
 }  // namespace

@@ -97,3 +97,22 @@ TEST_CASE("AITER fused MoE: both projections and the weighted sum in one kernel"
   args.concrete_inputs = parse_json_text("[\"\"]");
   CHECK(evaluate_forward("aiter::fmoe_g1u1", args).error == perf::ModelError::kFailed);
 }
+
+TEST_CASE("flydsl MoE stages read the fused_moe_ arguments", "[perf_model][serving][moe]") {
+  // (input [4, 64] bf16, w1 [8, 256, 32] and w2 [8, 64, 64] MXFP4, topk weights [4, 2]): the
+  // hidden size 64 over w1's stored 32 unpacks N = 2 * 64 = 128; w1's 256 rows = 2N, gated.
+  const auto args = op_args("[[4,64],[8,256,32],[8,64,64],[4,2]]",
+                            R"(["c10::BFloat16","c10::Float4_e2m1fn_x2","c10::Float4_e2m1fn_x2"])");
+  const auto up = evaluate_forward("pseudo_op::moe_flydsl_stage1", args);
+  REQUIRE(up.ok());
+  CHECK(up.flops.to_double() == 2.0 * 4 * 64 * 128 * 2 * 2);
+  // input 4*64*2 + E_active * 2 * 64 * 128 * 0.5 + output 4*128*2 * 2 (input width).
+  CHECK(up.bytes->to_double() == 512 + kActive * 8192 + 2048);
+  CHECK(up.compute_spec == "matrix_fp4");  // the weights' dtype
+  const auto down = evaluate_forward("pseudo_op::moe_flydsl_stage2", args);
+  REQUIRE(down.ok());
+  CHECK(down.flops.to_double() == 2.0 * 4 * 128 * 64 * 2);
+  // input 4*128*2 * 2 + E_active * 128 * 64 * 0.5 + output 4*64*2.
+  CHECK(down.bytes->to_double() == 2048 + kActive * 4096 + 512);
+  CHECK(model_param(down, "gated") == "True");
+}

@@ -72,6 +72,9 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kMlaTilelangSparse:
     case ModelClass::kSparsePagedPrefill:
     case ModelClass::kGatedDeltaNet:
+    case ModelClass::kV4PagedDecodeSwa:
+    case ModelClass::kV4PagedDecodeCsa:
+    case ModelClass::kV4PagedDecodeHca:
       return detail::inference_attention_model(info.model_class, name, args, direction);
     case ModelClass::kUnaryElementwise:
     case ModelClass::kReplicationPad:
@@ -115,6 +118,8 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kMoeCkStage1:
     case ModelClass::kMoeCkStage2:
     case ModelClass::kMoeTritonGroupedGemm:
+    case ModelClass::kMoeFlydslStage1:
+    case ModelClass::kMoeFlydslStage2:
       return detail::moe_stage_model(info.model_class, name, args, direction);
     case ModelClass::kCustomAllReduce:
     case ModelClass::kCustomShardCollective:

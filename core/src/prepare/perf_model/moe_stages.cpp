@@ -56,7 +56,8 @@ struct Moe {
   std::string input_dtype, weight_dtype;
   std::optional<std::string> output_dtype;  // nullopt: the class names none
   double input_default = 2, weight_default = 1, output_default = 2;
-  bool output_as_input = false;  // the output is written in the input's width
+  bool output_as_input = false;        // the output is written in the input's width
+  bool precision_from_weight = false;  // the compute spec follows the weights' dtype
 };
 
 // A shape of exactly `n` dimensions (Python's tuple unpacking).
@@ -100,6 +101,14 @@ Moe fused_1stage(const OpArgs& args) {
   m.input_dtype = type_string(args, 0);
   m.weight_dtype = type_string(args, 1);
   m.output_as_input = true;
+  return m;
+}
+
+// The flydsl stages read the enclosing aiter::fused_moe_'s arguments (fused_1stage's layout);
+// the weights' dtype names the compute precision (MXFP4 matmuls on FP4 operands).
+Moe flydsl_stage(const OpArgs& args) {
+  Moe m = fused_1stage(args);
+  m.precision_from_weight = true;
   return m;
 }
 
@@ -291,6 +300,10 @@ FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpAr
     case ModelClass::kMoeCkStage1:
       m = ck_stage1(args);
       break;
+    case ModelClass::kMoeFlydslStage1:
+    case ModelClass::kMoeFlydslStage2:
+      m = flydsl_stage(args);
+      break;
     default:  // kMoeCkStage2
       m = ck_stage2(args);
       break;
@@ -300,8 +313,9 @@ FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpAr
   if (model == ModelClass::kMoeFusedBlockscale &&
       (m.input_dtype == "fp8" || m.input_dtype == "bf16")) {
     out.precision = "fp8";  // TraceLens names FP8 for these spellings
-  } else if (!m.input_dtype.empty()) {
-    out.precision_dtype = m.input_dtype;
+  } else if (const std::string& d = m.precision_from_weight ? m.weight_dtype : m.input_dtype;
+             !d.empty()) {
+    out.precision_dtype = d;
     out.has_precision_dtype = true;
   }
   if (direction == Direction::kBackward) {
@@ -311,7 +325,8 @@ FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpAr
   const PyInt M = m.tokens, K = m.hidden, N = m.inter, k = m.topk;
   const bool fused =
       model == ModelClass::kMoeFused1Stage || model == ModelClass::kMoeFusedBlockscale;
-  const bool down = model == ModelClass::kMoeCktileDown || model == ModelClass::kMoeCkStage2;
+  const bool down = model == ModelClass::kMoeCktileDown || model == ModelClass::kMoeCkStage2 ||
+                    model == ModelClass::kMoeFlydslStage2;
   const PyInt gating = m.gated.value_or(false) ? 2 : 1;
   if (fused) {
     out.flops = I(2 * M * K * N * k * gating + 2 * M * K * N * k + M * K * (2 * k - 1));

@@ -173,15 +173,14 @@ const std::vector<Row>& model_rows() {
     add("pseudo_op::moe_triton_unfused_down", moe_unfused);
     add("pseudo_op::moe_gptq_awq_up", moe_unfused);
     add("pseudo_op::moe_gptq_awq_down", moe_unfused);
-    add("pseudo_op::moe_flydsl_stage1", moe_unfused);
-    add("pseudo_op::moe_flydsl_stage2", moe_unfused);
+    add("pseudo_op::moe_flydsl_stage1", with(moe_unfused, MC::kMoeFlydslStage1));
+    add("pseudo_op::moe_flydsl_stage2", with(moe_unfused, MC::kMoeFlydslStage2));
     add("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
         with(moe_unfused, MC::kMoeTritonGroupedGemm));
     add("aiter::biased_grouped_topk_hip", with(moe_aux, MC::kBiasedGroupedTopk));
     add("aiter::moe_sorting_fwd", with(moe_aux, MC::kMoeSortScatterGather));
     add("aiter::mxfp4_moe_sort_hip", with(moe_aux, MC::kMoeSortScatterGather));
-    // Each attention class with its argument layout (inference_attention.cpp); the DeepSeek-V4
-    // paged-decode pseudo ops have no formula in Loupe yet.
+    // Each attention class with its argument layout (inference_attention.cpp).
     for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
              {"vllm::unified_attention_with_output", MC::kInferenceAttention},
              {"aiter::mha_varlen_fwd", MC::kInferenceAttention},
@@ -191,9 +190,9 @@ const std::vector<Row>& model_rows() {
              {"pseudo_mla_decode_fwd", MC::kInferenceAttention},
              {"pseudo_mla_prefill_fwd", MC::kInferenceAttentionVHead},
              {"aiter::pa_decode_gluon", MC::kPagedDecodeGluon},
-             {"pseudo_v4_paged_decode_swa", MC::kExtension},
-             {"pseudo_v4_paged_decode_csa", MC::kExtension},
-             {"pseudo_v4_paged_decode_hca", MC::kExtension},
+             {"pseudo_v4_paged_decode_swa", MC::kV4PagedDecodeSwa},
+             {"pseudo_v4_paged_decode_csa", MC::kV4PagedDecodeCsa},
+             {"pseudo_v4_paged_decode_hca", MC::kV4PagedDecodeHca},
              {"aiter::pa_sparse_prefill_opus_fwd", MC::kSparsePagedPrefill},
              {"sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", MC::kMlaTilelangSparse},
              {"vllm::gdn_attention_core", MC::kGatedDeltaNet},

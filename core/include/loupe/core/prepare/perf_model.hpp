@@ -85,7 +85,12 @@ enum class ModelClass : std::uint8_t {
   kMlaTilelangSparse,        // SGLang TileLang sparse MLA: d_v = 512
   kSparsePagedPrefill,       // AITER DeepSeek-V4 sparse prefill: (token, slot) pairs
   kGatedDeltaNet,            // recurrent linear attention (GDN), no KV cache
-  kStoreCache,               // SGLang KV-cache store: K/V rows scattered into the cache
+  // DeepSeek-V4 sparse paged decode pseudo ops: the step's decode counts, one latent KV head
+  // and a per-mode KV span (sliding window; compressed / hierarchical history).
+  kV4PagedDecodeSwa,
+  kV4PagedDecodeCsa,
+  kV4PagedDecodeHca,
+  kStoreCache,  // SGLang KV-cache store: K/V rows scattered into the cache
   // RoPE kernels (category RoPE_fwd): 3 flops per rotated element
   kRopeCachedPositions2c,  // AITER: Q = Input Dims[2], K = [3]
   kRotaryEmbeddingSgl,     // SGLang: in place on Q [1] and K [2], rotary slice only
@@ -147,6 +152,8 @@ enum class ModelClass : std::uint8_t {
   kMoeCktileDown,         // (input [M,k,N], w2 [E,K,N], out, ...)
   kMoeCkStage1,           // (input, w1, w2, ..., out [M,k,N] = [6])
   kMoeCkStage2,           // (inter_states [M,k,N], w1, w2, ...)
+  kMoeFlydslStage1,       // pseudo op: fused_moe_'s (input, w1, w2, topk weights), up
+  kMoeFlydslStage2,       // the same args, down projection
   kMoeTritonGroupedGemm,  // SGLang invoke_fused_moe_kernel: (A, B [E,N,K], …, topk_ids [8])
   // Custom collectives (CustomCollective): one GPU's HBM traffic, no compute spec
   kCustomAllReduce,         // (handle, input [1], out [2], ...)
@@ -220,6 +227,11 @@ struct OpArgs {
   // The serving engine's step annotation enclosing the op ("NA" when none), for the ops the
   // tree annotates (EventTree::step_annotation); nullopt otherwise.
   std::optional<std::string> step_annotation;
+  // The args TraceLens's pseudo-op creation attaches to a pseudo op besides the shapes
+  // ("MoE topk", "MoE GEMM gated", the DeepSeek-V4 decode's "v4_*"), as a JSON object; null
+  // for trace ops. Loupe does not create pseudo ops (docs/deviations.md), so only callers
+  // that build one fill it.
+  Json pseudo_args;
 };
 
 // Whether the class checks the op's trace args before modeling it (can_model below); only the
