@@ -188,14 +188,13 @@ std::optional<std::optional<std::string>> class_attr(const std::map<std::string,
 }
 
 // Op names Loupe categorizes (and puts on TraceLens's sheet) but has no flops/bytes formula
-// for yet: their rows carry no metrics. docs/deviations.md lists the families.
+// for yet: their rows carry no metrics. docs/deviations.md ("Mapped names still without
+// formulas") says why.
 const std::set<std::string> kNoFormulaYet = {
+    // Parameters come from the forward ConvBias(ReLU)_ of the same sequence number; a model
+    // sees one op's arguments.
     "ConvBiasReLU_Backward",
     "ConvBias_Backward",
-    "pseudo_op::moe_gptq_awq_down",
-    "pseudo_op::moe_gptq_awq_up",
-    "pseudo_op::moe_triton_unfused_down",
-    "pseudo_op::moe_triton_unfused_up",
 };
 
 }  // namespace

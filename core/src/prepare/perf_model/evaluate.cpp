@@ -120,6 +120,10 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kMoeTritonGroupedGemm:
     case ModelClass::kMoeFlydslStage1:
     case ModelClass::kMoeFlydslStage2:
+    case ModelClass::kMoeTritonUnfusedUp:
+    case ModelClass::kMoeTritonUnfusedDown:
+    case ModelClass::kMoeGptqAwqUp:
+    case ModelClass::kMoeGptqAwqDown:
       return detail::moe_stage_model(info.model_class, name, args, direction);
     case ModelClass::kCustomAllReduce:
     case ModelClass::kCustomShardCollective:

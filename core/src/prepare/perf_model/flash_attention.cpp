@@ -150,16 +150,13 @@ PyNumber varlen_flops(const SdpaShape& total, PyInt seqs_q, PyInt seqs_kv, const
 }
 
 void add_shape_params(FamilyOutput& out, const Qkv& q) {
-  for (const auto& [key, v] :
-       std::initializer_list<std::pair<const char*, std::int64_t>>{{"B", q.b},
-                                                                   {"N_Q", q.n_q},
-                                                                   {"H_Q", q.h_q},
-                                                                   {"N_KV", q.n_kv},
-                                                                   {"H_KV", q.h_kv},
-                                                                   {"d_h_qk", q.d_qk},
-                                                                   {"d_h_v", q.d_v}}) {
-    out.params.emplace_back(key, py_int(v));
-  }
+  add_int_params(out.params, {{"B", q.b},
+                              {"N_Q", q.n_q},
+                              {"H_Q", q.h_q},
+                              {"N_KV", q.n_kv},
+                              {"H_KV", q.h_kv},
+                              {"d_h_qk", q.d_qk},
+                              {"d_h_v", q.d_v}});
 }
 
 // EvoformerAttention(Q, K, V, res_mask, pair_bias) with Q/K/V [Batch, N_seq, N_res, H, d]:

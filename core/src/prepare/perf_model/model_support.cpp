@@ -189,6 +189,13 @@ std::vector<bool> parse_bool_list(std::string_view text) {
   return out;
 }
 
+void add_int_params(std::vector<std::pair<std::string, PyValue>>& params,
+                    std::initializer_list<std::pair<const char*, PyInt>> items) {
+  for (const auto& [key, value] : items) {
+    params.emplace_back(key, py_int(static_cast<std::int64_t>(value)));
+  }
+}
+
 PyInt prod(const Shape& shape) { return prod(shape, 0); }
 
 PyInt prod(const Shape& shape, std::size_t from) {

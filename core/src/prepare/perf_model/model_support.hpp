@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,9 @@ PyValue py_none();
 PyValue py_float(double d);
 PyValue tuple_of(std::vector<PyValue> items);
 PyValue list_of(std::vector<PyValue> items);
+// Integer parameters, appended in the given order.
+void add_int_params(std::vector<std::pair<std::string, PyValue>>& params,
+                    std::initializer_list<std::pair<const char*, PyInt>> items);
 // tuple(list[begin:end]) (slicing never fails).
 PyValue slice_tuple(const Json& list, std::size_t begin, std::size_t end);
 

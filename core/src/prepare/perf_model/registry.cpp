@@ -169,10 +169,10 @@ const std::vector<Row>& model_rows() {
     add("aiter::ck_moe_stage2", with(moe_unfused, MC::kMoeCkStage2));
     add("aiter::fmoe_fp8_blockscale_g1u1", with(moe_fused, MC::kMoeFusedBlockscale));
     add("aiter::fmoe_g1u1", with(moe_fused, MC::kMoeFusedBlockscale));
-    add("pseudo_op::moe_triton_unfused_up", moe_unfused);
-    add("pseudo_op::moe_triton_unfused_down", moe_unfused);
-    add("pseudo_op::moe_gptq_awq_up", moe_unfused);
-    add("pseudo_op::moe_gptq_awq_down", moe_unfused);
+    add("pseudo_op::moe_triton_unfused_up", with(moe_unfused, MC::kMoeTritonUnfusedUp));
+    add("pseudo_op::moe_triton_unfused_down", with(moe_unfused, MC::kMoeTritonUnfusedDown));
+    add("pseudo_op::moe_gptq_awq_up", with(moe_unfused, MC::kMoeGptqAwqUp));
+    add("pseudo_op::moe_gptq_awq_down", with(moe_unfused, MC::kMoeGptqAwqDown));
     add("pseudo_op::moe_flydsl_stage1", with(moe_unfused, MC::kMoeFlydslStage1));
     add("pseudo_op::moe_flydsl_stage2", with(moe_unfused, MC::kMoeFlydslStage2));
     add("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",

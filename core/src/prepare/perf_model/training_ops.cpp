@@ -133,20 +133,17 @@ FamilyOutput mamba_ssd(const OpArgs& args) {
   const PyInt N = numerator / (2 * G);
 
   FamilyOutput out;
-  for (const auto& [key, v] :
-       std::initializer_list<std::pair<const char*, PyInt>>{{"B", B},
-                                                            {"T", T},
-                                                            {"H", H},
-                                                            {"P", P},
-                                                            {"G", G},
-                                                            {"N", N},
-                                                            {"C", C},
-                                                            {"d_inner", d_inner},
-                                                            {"d_conv", k},
-                                                            {"conv_channels", Cc},
-                                                            {"combined_dim", D}}) {
-    out.params.emplace_back(key, py_int(static_cast<std::int64_t>(v)));
-  }
+  add_int_params(out.params, {{"B", B},
+                              {"T", T},
+                              {"H", H},
+                              {"P", P},
+                              {"G", G},
+                              {"N", N},
+                              {"C", C},
+                              {"d_inner", d_inner},
+                              {"d_conv", k},
+                              {"conv_channels", Cc},
+                              {"combined_dim", D}});
   precision_from_first(args, out, true);
   out.flops = I(2 * B * Cc * T * k + 2 * B * G * T * C * N + 2 * B * H * T * C * P +
                 2 * B * H * T * N * P + 2 * B * H * T * N * P);

@@ -146,14 +146,19 @@ enum class ModelClass : std::uint8_t {
   kRmsNormAddPad,            // + residual add, output padded to Concrete Inputs[4]
   kRmsNormMxfp4Quant,        // + MXFP4 output, optional second input and residual
   // AITER MoE kernels (MoE_fused / MoE_unfused), each on its own argument layout
-  kMoeFused1Stage,        // pseudo op: (input, w1, w2, topk_weights, ...)
-  kMoeFusedBlockscale,    // fmoe: (out, input, w1, w2, ...), k = Concrete Inputs[8]
-  kMoeCktileUp,           // (input [M,K], w1, out [M,k,N], ...)
-  kMoeCktileDown,         // (input [M,k,N], w2 [E,K,N], out, ...)
-  kMoeCkStage1,           // (input, w1, w2, ..., out [M,k,N] = [6])
-  kMoeCkStage2,           // (inter_states [M,k,N], w1, w2, ...)
-  kMoeFlydslStage1,       // pseudo op: fused_moe_'s (input, w1, w2, topk weights), up
-  kMoeFlydslStage2,       // the same args, down projection
+  kMoeFused1Stage,      // pseudo op: (input, w1, w2, topk_weights, ...)
+  kMoeFusedBlockscale,  // fmoe: (out, input, w1, w2, ...), k = Concrete Inputs[8]
+  kMoeCktileUp,         // (input [M,K], w1, out [M,k,N], ...)
+  kMoeCktileDown,       // (input [M,k,N], w2 [E,K,N], out, ...)
+  kMoeCkStage1,         // (input, w1, w2, ..., out [M,k,N] = [6])
+  kMoeCkStage2,         // (inter_states [M,k,N], w1, w2, ...)
+  kMoeFlydslStage1,     // pseudo op: fused_moe_'s (input, w1, w2, topk weights), up
+  kMoeFlydslStage2,     // the same args, down projection
+  // Pseudo ops whose top-k (and gating) are the pseudo op's own args (OpArgs::pseudo_args)
+  kMoeTritonUnfusedUp,    // vLLM Triton MoE: (hidden [T, H], router [T, E]), I = H
+  kMoeTritonUnfusedDown,  // the same, down projection
+  kMoeGptqAwqUp,          // vLLM GPTQ/AWQ: (hidden [T, K], w1 [E, 2N, K/2], …) INT4
+  kMoeGptqAwqDown,        // (hidden, w1, w2 [E, K, N/2], …)
   kMoeTritonGroupedGemm,  // SGLang invoke_fused_moe_kernel: (A, B [E,N,K], …, topk_ids [8])
   // Custom collectives (CustomCollective): one GPU's HBM traffic, no compute spec
   kCustomAllReduce,         // (handle, input [1], out [2], ...)
