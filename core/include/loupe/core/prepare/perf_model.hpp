@@ -24,9 +24,9 @@ namespace loupe::core::prepare::perf {
 // ---------------------------------------------------------------------------------------------
 // Registry (§3.9.0, §3.9.2)
 
-// The perf-model classes Loupe knows. Classes marked "category only" exist in TraceLens (so the
-// op is modeled and categorized) but Loupe has no formula for them yet: computing their
-// metrics reports ModelError::Unsupported.
+// The perf-model classes Loupe knows. A class without a formula (kConvBiasBwd; kExtension, the
+// descriptor default no registered name keeps) exists in TraceLens, so the op is modeled and
+// categorized, but computing its metrics reports ModelError::Unsupported.
 enum class ModelClass : std::uint8_t {
   // GEMM
   kAtenMm,
@@ -184,7 +184,7 @@ enum class ModelClass : std::uint8_t {
   kMambaSsd,       // MambaSplitConv1dScanCombinedFn (Mamba-2 SSD)
   // Inductor-generated triton_poi_/triton_red_/triton_per_ kernels (resolved by name prefix)
   kTritonCompiled,
-  // Extension / inference families: category only
+  // Extension descriptor default before a name sets its class (no formula)
   kExtension,
 };
 
