@@ -97,3 +97,65 @@ TEST_CASE("AITER fused MoE: both projections and the weighted sum in one kernel"
   args.concrete_inputs = parse_json_text("[\"\"]");
   CHECK(evaluate_forward("aiter::fmoe_g1u1", args).error == perf::ModelError::kFailed);
 }
+
+TEST_CASE("flydsl MoE stages read the fused_moe_ arguments", "[perf_model][serving][moe]") {
+  // (input [4, 64] bf16, w1 [8, 256, 32] and w2 [8, 64, 64] MXFP4, topk weights [4, 2]): the
+  // hidden size 64 over w1's stored 32 unpacks N = 2 * 64 = 128; w1's 256 rows = 2N, gated.
+  const auto args = op_args("[[4,64],[8,256,32],[8,64,64],[4,2]]",
+                            R"(["c10::BFloat16","c10::Float4_e2m1fn_x2","c10::Float4_e2m1fn_x2"])");
+  const auto up = evaluate_forward("pseudo_op::moe_flydsl_stage1", args);
+  REQUIRE(up.ok());
+  CHECK(up.flops.to_double() == 2.0 * 4 * 64 * 128 * 2 * 2);
+  // input 4*64*2 + E_active * 2 * 64 * 128 * 0.5 + output 4*128*2 * 2 (input width).
+  CHECK(up.bytes->to_double() == 512 + kActive * 8192 + 2048);
+  CHECK(up.compute_spec == "matrix_fp4");  // the weights' dtype
+  const auto down = evaluate_forward("pseudo_op::moe_flydsl_stage2", args);
+  REQUIRE(down.ok());
+  CHECK(down.flops.to_double() == 2.0 * 4 * 128 * 64 * 2);
+  // input 4*128*2 * 2 + E_active * 128 * 64 * 0.5 + output 4*64*2.
+  CHECK(down.bytes->to_double() == 2048 + kActive * 4096 + 512);
+  CHECK(model_param(down, "gated") == "True");
+}
+
+TEST_CASE("vLLM Triton and GPTQ/AWQ MoE pseudo ops read top-k from their own args",
+          "[perf_model][serving][moe]") {
+  // Triton (GPT-OSS): hidden [4, 64], router [4, 8]; the intermediate size is taken as 64; the
+  // MXFP4 kernel name makes the weights FP4 (0.5 B).
+  perf::OpArgs triton = op_args("[[4,64],[4,8]]", R"(["BFloat16","BFloat16"])");
+  triton.pseudo_args = parse_json_text(R"({"MoE topk": 2, "MoE GEMM gated": true})");
+  triton.kernel_names = {"_matmul_ogs_NNT_bf16xbf16xmxfp4_16x256x128x1_swiglu"};
+  const auto up = evaluate_forward("pseudo_op::moe_triton_unfused_up", triton);
+  REQUIRE(up.ok());
+  CHECK(up.flops.to_double() == 2.0 * 4 * 64 * 64 * 2 * 2);
+  // input 4*64*2 + E_active * 2 * 64*64 * 0.5 + output 4*64*2 * 2.
+  CHECK(up.bytes->to_double() == 512 + kActive * 4096 + 1024);
+  CHECK(model_param(up, "weight_dtype") == "FP4");
+  CHECK(up.compute_spec == "matrix_fp4");
+  triton.pseudo_args = parse_json_text(R"({"MoE topk": 2, "MoE GEMM gated": false})");
+  const auto down = evaluate_forward("pseudo_op::moe_triton_unfused_down", triton);
+  REQUIRE(down.ok());
+  CHECK(down.flops.to_double() == 2.0 * 4 * 64 * 64 * 2);
+  CHECK(down.bytes->to_double() == 1024 + kActive * 2048 + 512);
+  // A kernel name without the weights' format, or no top-k: no numbers.
+  triton.kernel_names = {"_matmul_ogs_NNT_bf16xbf16xbf16"};
+  CHECK(evaluate_forward("pseudo_op::moe_triton_unfused_down", triton).error ==
+        perf::ModelError::kFailed);
+  triton.pseudo_args = loupe::Json();
+  CHECK(evaluate_forward("pseudo_op::moe_triton_unfused_up", triton).error ==
+        perf::ModelError::kFailed);
+
+  // GPTQ/AWQ: INT4 w1 [8, 256, 32] (2N = 256 rows, gated by default), w2 [8, 64, 64 packed].
+  perf::OpArgs gptq = op_args("[[4,64],[8,256,32],[8,64,64]]", R"(["c10::BFloat16"])");
+  gptq.pseudo_args = parse_json_text(R"({"MoE topk": 2})");
+  const auto gptq_up = evaluate_forward("pseudo_op::moe_gptq_awq_up", gptq);
+  REQUIRE(gptq_up.ok());
+  CHECK(model_param(gptq_up, "inter_dim") == "128");
+  CHECK(gptq_up.flops.to_double() == 2.0 * 4 * 64 * 128 * 2 * 2);
+  CHECK(gptq_up.bytes->to_double() == 512 + kActive * 8192 + 2048);
+  CHECK(gptq_up.compute_spec == "matrix_bf16");
+  const auto gptq_down = evaluate_forward("pseudo_op::moe_gptq_awq_down", gptq);
+  REQUIRE(gptq_down.ok());
+  CHECK(gptq_down.flops.to_double() == 2.0 * 4 * 128 * 64 * 2);
+  CHECK(gptq_down.bytes->to_double() == 2048 + kActive * 4096 + 512);
+  CHECK(model_param(gptq_down, "weight_dtype") == "<absent>");
+}

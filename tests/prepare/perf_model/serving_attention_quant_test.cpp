@@ -225,3 +225,46 @@ TEST_CASE("activation quantizers: AITER FP8, vLLM's Triton group quant, MXFP4",
       evaluate_forward("aiter::dynamic_per_group_scaled_quant_fp4", op_args("[[4,160]]", "[\"\"]"))
           .ok());
 }
+
+TEST_CASE("DeepSeek-V4 paged decode pseudo ops: per-mode KV span", "[perf_model][serving]") {
+  // 4 decode queries over 4096 context tokens (mean 1024); DeepSeek-V4-Flash defaults: 64
+  // heads, d_h 512, window 128, top-512 indexer; one latent KV head, bf16.
+  const char* step =
+      "step[DECODE bs=4 c=0 g=4 c_sq=0 c_sk=0 c_sqsq=0 c_sqsk=0 g_sq=4 g_sk=4096 g_sqsq=4 "
+      "g_sqsk=4096]";
+  const auto args = op_args("[[4,64,576]]", R"(["c10::BFloat16"])", step);
+  // Q and output (2 * 64 * 512) plus the current token's latent K and V (2 * 512) per query:
+  // 66560 elements * 4 queries * 2 bytes.
+  const double q_bytes = 66560.0 * 4 * 2;
+  // SWA: the window caps each query at 128 tokens: g_sk = g_sqsk = min(4096, 4 * 128) = 512.
+  const auto swa = evaluate_forward("pseudo_v4_paged_decode_swa", args);
+  REQUIRE(swa.ok());
+  CHECK(model_param(swa, "sliding_window") == "128");
+  CHECK(flops(swa) == 64.0 * 2 * 512 * 512 * 2);
+  CHECK(bytes(swa) == q_bytes + (512 - 4) * 1024.0 * 2);
+  CHECK(swa.compute_spec == "matrix_bf16");
+  // CSA: window + min(ceil(1024 / 4), 512) = 384 -> span 1536.
+  const auto csa = evaluate_forward("pseudo_v4_paged_decode_csa", args);
+  REQUIRE(csa.ok());
+  CHECK(model_param(csa, "sliding_window") == "384");
+  CHECK(flops(csa) == 64.0 * 2 * 1536 * 512 * 2);
+  CHECK(bytes(csa) == q_bytes + (1536 - 4) * 1024.0 * 2);
+  // HCA: window + ceil(1024 / 128) = 136 -> span 544.
+  const auto hca = evaluate_forward("pseudo_v4_paged_decode_hca", args);
+  REQUIRE(hca.ok());
+  CHECK(model_param(hca, "sliding_window") == "136");
+  CHECK(flops(hca) == 64.0 * 2 * 544 * 512 * 2);
+
+  // The pseudo op's own args name the variant and the tensor-parallel degree: -Pro's 128 heads
+  // over 8 ranks.
+  perf::OpArgs pro = args;
+  pro.pseudo_args = parse_json_text(R"({"v4_model_name": "DeepSeek-V4-Pro", "v4_tp": 8})");
+  const auto pro_swa = evaluate_forward("pseudo_v4_paged_decode_swa", pro);
+  REQUIRE(pro_swa.ok());
+  CHECK(model_param(pro_swa, "H_Q") == "16");
+  CHECK(flops(pro_swa) == 16.0 * 2 * 512 * 512 * 2);
+
+  // Without the step's token counts there is nothing to cost.
+  CHECK(evaluate_forward("pseudo_v4_paged_decode_swa", op_args("[[4,64,576]]", "[]")).error ==
+        perf::ModelError::kFailed);
+}

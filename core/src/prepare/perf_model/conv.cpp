@@ -1,4 +1,5 @@
-// Convolution models (docs/contracts/trace_model.md §3.9.5): aten::convolution and aten::convolution_backward.
+// Convolution models (docs/contracts/trace_model.md §3.9.5): aten::convolution and
+// aten::convolution_backward.
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
@@ -58,17 +59,17 @@ struct ConvParams {
   Shape output_padding;
   bool transposed = false;
   PyValue bias;  // bool, or the (empty) dims[3] list for convolution_backward
-  std::string dtype;
+  std::int64_t groups = 1;
+  PyValue dtypes;  // dtype_input_weight
+  PyValue input_stride, weight_stride;
 };
 
-}  // namespace
-
-FamilyOutput conv_model(ModelClass model, std::string_view /*name*/, const OpArgs& args,
-                        Direction direction) {
-  const bool is_bwd_op = model == ModelClass::kAtenConvBwd;
+// aten::convolution(input, weight, bias, stride, padding, dilation, transposed,
+// output_padding, groups) and aten::convolution_backward(grad_out, input, weight, bias_sizes,
+// …): list-literal scalars.
+ConvParams read_aten_conv(const OpArgs& args, bool is_bwd_op) {
   const std::size_t ix = is_bwd_op ? 1 : 0;  // input tensor index
   const std::size_t ic = is_bwd_op ? 4 : 3;  // first scalar argument (stride)
-
   const Json& dims = required(args.input_dims, "Input Dims");
   const Json& concrete = required(args.concrete_inputs, "Concrete Inputs");
   ConvParams p;
@@ -92,21 +93,65 @@ FamilyOutput conv_model(ModelClass model, std::string_view /*name*/, const OpArg
   p.dilation = conv_arg(string_at(concrete, ic + 2, "Concrete Inputs"), ndims, 1);
   p.transposed = eval_bool(string_at(concrete, ic + 3, "Concrete Inputs"));
   p.output_padding = conv_arg(string_at(concrete, ic + 4, "Concrete Inputs"), ndims, 0);
-  const std::int64_t groups = py_int_of(string_at(concrete, ic + 5, "Concrete Inputs"));
+  p.groups = py_int_of(string_at(concrete, ic + 5, "Concrete Inputs"));
 
   const Json& types = required(args.input_types, "Input type");
-  PyValue dtypes = slice_tuple(types, ix, ix + 2);
-  const auto& dt = dtypes.items();
+  p.dtypes = slice_tuple(types, ix, ix + 2);
+  const auto& dt = p.dtypes.items();
   if (dt.size() < 2) fail("dtype_input_weight needs two entries");
   if (dt[0].repr() != dt[1].repr()) {
     fail("Data types of input and weight are different");
   }
-  PyValue input_stride;
-  PyValue weight_stride;
   if (!args.input_strides.is_null()) {
-    input_stride = py_tuple(at(args.input_strides, ix, "Input Strides"));
-    weight_stride = py_tuple(at(args.input_strides, ix + 1, "Input Strides"));
+    p.input_stride = py_tuple(at(args.input_strides, ix, "Input Strides"));
+    p.weight_stride = py_tuple(at(args.input_strides, ix + 1, "Input Strides"));
   }
+  return p;
+}
+
+// The fused ConvBias_ / ConvBiasReLU_ ops (input, weight, bias, stride, padding): one int
+// for every spatial dimension's stride and padding, no dilation, groups 1, always a bias.
+ConvParams read_conv_bias(const OpArgs& args) {
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Json& concrete = required(args.concrete_inputs, "Concrete Inputs");
+  ConvParams p;
+  p.x = shape_of(at(dims, 0, "Input Dims"), "input");
+  if (p.x.size() < 2) fail("Unknown convolution dimension");
+  const std::size_t ndims = p.x.size() - 2;
+  p.w = shape_of(at(dims, 1, "Input Dims"), "weight");
+  p.bias = py_bool(true);
+  const auto scalar = [&](std::size_t i, std::int64_t fallback) {
+    const std::string text = concrete.is_array() && concrete.size() > i
+                                 ? string_at(concrete, i, "Concrete Inputs")
+                                 : std::string();
+    return Shape(ndims, text.empty() ? fallback : py_int_of(text));
+  };
+  p.stride = scalar(3, 1);
+  p.padding = scalar(4, 0);
+  p.dilation = Shape(ndims, 1);
+  p.output_padding = Shape(ndims, 0);
+  p.dtypes = slice_tuple(required(args.input_types, "Input type"), 0, 2);
+  const auto& dt = p.dtypes.items();
+  if (dt.size() < 2 || dt[0].repr() != dt[1].repr()) {
+    fail("Data types of input and weight are different");
+  }
+  const Json& strides = args.input_strides;
+  if (strides.is_array() && strides.size() > 1) {
+    p.input_stride = py_tuple(at(strides, 0, "Input Strides"));
+    p.weight_stride = py_tuple(at(strides, 1, "Input Strides"));
+  }
+  return p;
+}
+
+}  // namespace
+
+FamilyOutput conv_model(ModelClass model, std::string_view /*name*/, const OpArgs& args,
+                        Direction direction) {
+  const bool is_bwd_op = model == ModelClass::kAtenConvBwd;
+  const ConvParams p =
+      model == ModelClass::kConvBias ? read_conv_bias(args) : read_aten_conv(args, is_bwd_op);
+  const std::size_t ndims = p.x.size() - 2;
+  const auto& dt = p.dtypes.items();
   const char* conv_nd = p.x.size() == 3   ? "conv1d"
                         : p.x.size() == 4 ? "conv2d"
                         : p.x.size() == 5 ? "conv3d"
@@ -117,16 +162,16 @@ FamilyOutput conv_model(ModelClass model, std::string_view /*name*/, const OpArg
   out.params.emplace_back("convNd", py_str(conv_nd));
   out.params.emplace_back("input_shape", py_tuple(p.x));
   out.params.emplace_back("filter_shape", py_tuple(p.w));
-  out.params.emplace_back("dtype_input_weight", dtypes);
-  out.params.emplace_back("input_stride", input_stride);
-  out.params.emplace_back("weight_stride", weight_stride);
+  out.params.emplace_back("dtype_input_weight", p.dtypes);
+  out.params.emplace_back("input_stride", p.input_stride);
+  out.params.emplace_back("weight_stride", p.weight_stride);
   out.params.emplace_back("bias", p.bias);
   out.params.emplace_back("stride", py_tuple(p.stride));
   out.params.emplace_back("padding", py_tuple(p.padding));
   out.params.emplace_back("dilation", py_tuple(p.dilation));
   out.params.emplace_back("transposed_conv", py_bool(p.transposed));
   out.params.emplace_back("output_padding", py_tuple(p.output_padding));
-  out.params.emplace_back("groups", py_int(groups));
+  out.params.emplace_back("groups", py_int(p.groups));
   if (!dt.empty() && dt[0].is_string()) {
     out.precision_dtype = dt[0].as_string();
     out.has_precision_dtype = true;

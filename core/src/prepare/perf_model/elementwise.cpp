@@ -1,5 +1,5 @@
-// Elementwise models (docs/contracts/trace_model.md §3.9.6): unary (incl. upsample_nearest / replication_pad)
-// and binary ops with numpy broadcasting.
+// Elementwise models (docs/contracts/trace_model.md §3.9.6): unary (incl. upsample_nearest /
+// replication_pad) and binary ops with numpy broadcasting.
 #include <algorithm>
 
 #include "model_support.hpp"
@@ -75,7 +75,8 @@ FamilyOutput resize(ModelClass model, const OpArgs& args) {
   return out;
 }
 
-FamilyOutput binary(const OpArgs& args) {
+// aten's binary ops take an explicit output as a third operand; Liger's SiLU-mul does not.
+FamilyOutput binary(const OpArgs& args, bool explicit_output) {
   const Json& dims = required(args.input_dims, "Input Dims");
   const Json& types = required(args.input_types, "Input type");
   const Json& strides = required(args.input_strides, "Input Strides");
@@ -87,7 +88,8 @@ FamilyOutput binary(const OpArgs& args) {
   const PyValue stride2 = py_tuple(at(strides, 1, "Input Strides"));
   std::optional<std::string> dtype_out;
   PyValue stride_out;
-  if (dims.size() > 2 && dims.as_array()[2].is_array() && dims.as_array()[2].size() > 0) {
+  if (explicit_output && dims.size() > 2 && dims.as_array()[2].is_array() &&
+      dims.as_array()[2].size() > 0) {
     dtype_out = string_at(types, 2, "Input type");
     stride_out = py_tuple(at(strides, 2, "Input Strides"));
   }
@@ -132,7 +134,8 @@ FamilyOutput binary(const OpArgs& args) {
 
 FamilyOutput elementwise_model(ModelClass model, std::string_view name, const OpArgs& args,
                                Direction direction) {
-  FamilyOutput out = model == ModelClass::kBinaryElementwise  ? binary(args)
+  FamilyOutput out = model == ModelClass::kBinaryElementwise  ? binary(args, true)
+                     : model == ModelClass::kLigerSiLUMul     ? binary(args, false)
                      : model == ModelClass::kUnaryElementwise ? unary(args)
                                                               : resize(model, args);
   if (direction == Direction::kBackward) {

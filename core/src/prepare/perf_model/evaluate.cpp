@@ -16,6 +16,13 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kAtenScaledMm:
     case ModelClass::kVllmUnquantizedGemm:
       return detail::gemm_model(info.model_class, name, args, direction);
+    case ModelClass::kTeGemmTs:
+    case ModelClass::kTePseudoGemm:
+    case ModelClass::kVllmGemmDynamicQuant:
+    case ModelClass::kHipblasltGemmFp8:
+    case ModelClass::kHipblasltGemmFp4:
+    case ModelClass::kAiterGemmA4W4:
+      return detail::gemm_library_model(info.model_class, name, args, direction);
     case ModelClass::kAiterGemmA8W8Blockscale:
     case ModelClass::kAiterGemmA16W16:
     case ModelClass::kAiterGemmA16W16Atomic:
@@ -40,6 +47,7 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
       return detail::rmsnorm_extension_model(info.model_class, name, args, direction);
     case ModelClass::kAtenConv:
     case ModelClass::kAtenConvBwd:
+    case ModelClass::kConvBias:
       return detail::conv_model(info.model_class, name, args, direction);
     case ModelClass::kSdpaFlash:
     case ModelClass::kSdpaEfficient:
@@ -47,6 +55,16 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kFlashAttn:
     case ModelClass::kAiterFlashAttn:
       return detail::sdpa_model(info.model_class, name, args, direction);
+    case ModelClass::kFlashAttnBwd:
+    case ModelClass::kFlashAttnVarlen:
+    case ModelClass::kFlashAttnVarlenBwd:
+    case ModelClass::kFlashAttnV3:
+    case ModelClass::kAiterFlashAttnBwd:
+    case ModelClass::kAiterFmhaV3Wrapper:
+    case ModelClass::kAiterFmhaV3WrapperBwd:
+    case ModelClass::kAiterMhaBwd:
+    case ModelClass::kEvoformer:
+      return detail::flash_attention_model(info.model_class, name, args, direction);
     case ModelClass::kInferenceAttention:
     case ModelClass::kInferenceAttentionVHead:
     case ModelClass::kPagedAttentionRagged:
@@ -54,11 +72,15 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kMlaTilelangSparse:
     case ModelClass::kSparsePagedPrefill:
     case ModelClass::kGatedDeltaNet:
+    case ModelClass::kV4PagedDecodeSwa:
+    case ModelClass::kV4PagedDecodeCsa:
+    case ModelClass::kV4PagedDecodeHca:
       return detail::inference_attention_model(info.model_class, name, args, direction);
     case ModelClass::kUnaryElementwise:
     case ModelClass::kReplicationPad:
     case ModelClass::kUpsampleNearest:
     case ModelClass::kBinaryElementwise:
+    case ModelClass::kLigerSiLUMul:
       return detail::elementwise_model(info.model_class, name, args, direction);
     case ModelClass::kRopeCachedPositions2c:
     case ModelClass::kRotaryEmbeddingSgl:
@@ -95,6 +117,13 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kMoeCktileDown:
     case ModelClass::kMoeCkStage1:
     case ModelClass::kMoeCkStage2:
+    case ModelClass::kMoeTritonGroupedGemm:
+    case ModelClass::kMoeFlydslStage1:
+    case ModelClass::kMoeFlydslStage2:
+    case ModelClass::kMoeTritonUnfusedUp:
+    case ModelClass::kMoeTritonUnfusedDown:
+    case ModelClass::kMoeGptqAwqUp:
+    case ModelClass::kMoeGptqAwqDown:
       return detail::moe_stage_model(info.model_class, name, args, direction);
     case ModelClass::kCustomAllReduce:
     case ModelClass::kCustomShardCollective:
@@ -104,7 +133,28 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
       return detail::custom_collective_model(info.model_class, name, args, direction);
     case ModelClass::kMoeSortScatterGather:
     case ModelClass::kBiasedGroupedTopk:
+    case ModelClass::kAppendSharedExperts:
       return detail::moe_aux_model(info.model_class, name, args, direction);
+    case ModelClass::kTopkSoftplus:
+    case ModelClass::kMhcPost:
+    case ModelClass::kMhcPreGemmSqrsum:
+    case ModelClass::kMhcPreBigFuseRmsnorm:
+    case ModelClass::kMhcFusedPostPreGemm:
+      return detail::mhc_model(info.model_class, name, args, direction);
+    case ModelClass::kPrimusQuantizeFp8:
+    case ModelClass::kPrimusQuantizeMxfp4Dual:
+    case ModelClass::kFusedLnModulate:
+    case ModelClass::kFusedLnModulateBwd:
+      return detail::primus_model(info.model_class, name, args, direction);
+    case ModelClass::kGroupedGemm:
+    case ModelClass::kGroupedGemmVariableK:
+      return detail::grouped_gemm_model(info.model_class, name, args, direction);
+    case ModelClass::kMoeComm:
+    case ModelClass::kCausalConv1d:
+    case ModelClass::kFusedRopeFunc:
+    case ModelClass::kCrossEntropy:
+    case ModelClass::kMambaSsd:
+      return detail::training_op_model(info.model_class, name, args, direction);
     case ModelClass::kTritonCompiled:
       return detail::triton_model(info.model_class, name, args, direction);
     default:

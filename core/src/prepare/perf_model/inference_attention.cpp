@@ -28,8 +28,10 @@
 // metrics); a step with neither context nor generation tokens is not modeled (the row is
 // dropped).
 #include <algorithm>
+#include <cmath>
 
 #include "loupe/core/trace/step_labels.hpp"
+#include "loupe/text.hpp"
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
@@ -150,6 +152,72 @@ Attention sparse_prefill_layout(const OpArgs& args) {
   const Json& types = required(args.input_types, "Input type");
   a.dtype_q = string_at(types, 0, "Input type");
   a.dtype_kv = types.size() > 1 ? string_at(types, 1, "Input type") : a.dtype_q;
+  return a;
+}
+
+// A pseudo-op arg: its value when present and truthy, else nullopt.
+std::optional<std::int64_t> pseudo_int(const OpArgs& args, const char* key) {
+  const Json* v = args.pseudo_args.is_object() ? args.pseudo_args.find(key) : nullptr;
+  if (v == nullptr || v->is_null()) return std::nullopt;
+  std::int64_t out = 0;
+  if (v->is_int()) {
+    out = v->as_int();
+  } else if (v->is_string()) {
+    if (v->as_string().empty()) return std::nullopt;
+    out = py_int_of(v->as_string());
+  } else {
+    fail(std::string(key).append(" is not an integer"));
+  }
+  return out == 0 ? std::nullopt : std::optional(out);
+}
+
+// DeepSeek-V4 paged decode (sparse MLA, decode only): Q = Input Dims[0] (N_Q, else the step's
+// g_sq), one latent KV head of d_h both ways, bf16 Q and KV cache. The model variant's head
+// count, head size, window and indexer budget come from the pseudo op's v4_* args, else from
+// DeepSeek-V4-Flash's configuration (64 heads over the tensor-parallel degree, d_h 512, window
+// 128, top-512 indexer; -Pro: 128 heads, top-1024). The KV span each decode query attends is
+// the window (SWA), the window plus min(ceil(mean context / 4), top-k) compressed slots (CSA;
+// window + top-k without step counts), or the window plus ceil(mean context / 128)
+// hierarchical slots (HCA; uncapped without step counts).
+Attention v4_decode_layout(ModelClass model, std::string_view name, const OpArgs& args) {
+  Attention a;
+  a.counts = counts_of(name, args);
+  StepTokenCounts& c = *a.counts;
+  c.c_sq = c.c_sk = c.c_sqsq = c.c_sqsk = 0;
+  bool pro = false;
+  if (const Json* m =
+          args.pseudo_args.is_object() ? args.pseudo_args.find("v4_model_name") : nullptr;
+      m != nullptr && m->is_string()) {
+    pro = text::ascii_lower(m->as_string()).find("deepseek-v4-pro") != std::string::npos;
+  }
+  const std::int64_t heads = pro ? 128 : 64, topk_default = pro ? 1024 : 512;
+  a.h_q = pseudo_int(args, "v4_H_Q")
+              .value_or(std::max<std::int64_t>(1, heads / pseudo_int(args, "v4_tp").value_or(1)));
+  a.d_qk = a.d_v = pseudo_int(args, "v4_d_h").value_or(512);
+  a.h_kv = 1;
+  a.n_q = c.g_sq;
+  const Json& dims = args.input_dims;
+  if (dims.is_array() && dims.size() > 0 && dims.as_array()[0].is_array() &&
+      dims.as_array()[0].size() > 0) {
+    const Shape q = dims_at(dims, 0, "Q");
+    if (q[0] != 0) a.n_q = q[0];
+  }
+  a.n_kv = c.g_sk;
+  a.dtype_q = "c10::bfloat16";
+  a.dtype_kv = "c10::bfloat16";
+  const std::int64_t window = pseudo_int(args, "v4_window").value_or(128);
+  const std::int64_t topk = pseudo_int(args, "v4_index_topk").value_or(topk_default);
+  const auto mean_ctx_slots = [&](double stride) {
+    return static_cast<std::int64_t>(
+        std::ceil(static_cast<double>(c.g_sk) / static_cast<double>(c.g_sq) / stride));
+  };
+  if (model == ModelClass::kV4PagedDecodeCsa) {
+    a.sliding_window = c.g_sq <= 0 ? window + topk : window + std::min(mean_ctx_slots(4), topk);
+  } else if (model == ModelClass::kV4PagedDecodeHca) {
+    a.sliding_window = c.g_sq <= 0 ? 0 : window + mean_ctx_slots(128);
+  } else {
+    a.sliding_window = window;
+  }
   return a;
 }
 
@@ -280,6 +348,11 @@ FamilyOutput inference_attention_model(ModelClass model, std::string_view name, 
       break;
     case ModelClass::kSparsePagedPrefill:
       a = sparse_prefill_layout(args);
+      break;
+    case ModelClass::kV4PagedDecodeSwa:
+    case ModelClass::kV4PagedDecodeCsa:
+    case ModelClass::kV4PagedDecodeHca:
+      a = v4_decode_layout(model, name, args);
       break;
     default:  // kInferenceAttention
       a = base_layout(name, args);

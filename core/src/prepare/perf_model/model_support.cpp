@@ -189,6 +189,13 @@ std::vector<bool> parse_bool_list(std::string_view text) {
   return out;
 }
 
+void add_int_params(std::vector<std::pair<std::string, PyValue>>& params,
+                    std::initializer_list<std::pair<const char*, PyInt>> items) {
+  for (const auto& [key, value] : items) {
+    params.emplace_back(key, py_int(static_cast<std::int64_t>(value)));
+  }
+}
+
 PyInt prod(const Shape& shape) { return prod(shape, 0); }
 
 PyInt prod(const Shape& shape, std::size_t from) {
@@ -205,6 +212,36 @@ PyNumber operator+(const PyNumber& a, const PyNumber& b) {
 PyNumber operator*(const PyNumber& a, const PyNumber& b) {
   if (a.is_int && b.is_int) return PyNumber::from_int(a.i * b.i);
   return PyNumber::from_float(a.to_double() * b.to_double());
+}
+
+PyNumber operator-(const PyNumber& a, const PyNumber& b) {
+  if (a.is_int && b.is_int) return PyNumber::from_int(a.i - b.i);
+  return PyNumber::from_float(a.to_double() - b.to_double());
+}
+
+bool py_equal(const PyNumber& a, const PyNumber& b) {
+  if (a.is_int && b.is_int) return a.i == b.i;
+  return a.to_double() == b.to_double();
+}
+
+PyNumber floor_div(const PyNumber& a, const PyNumber& b) {
+  if (a.is_int && b.is_int) {
+    if (b.i == 0) fail("integer division or modulo by zero");
+    PyInt q = a.i / b.i;
+    if (q * b.i != a.i && ((a.i < 0) != (b.i < 0))) --q;
+    return PyNumber::from_int(q);
+  }
+  const double x = a.to_double();
+  const double y = b.to_double();
+  if (y == 0.0) fail("float floor division by zero");
+  // CPython's float floor division: from fmod, so that x == q * y + (x % y) holds.
+  const double mod = std::fmod(x, y);
+  double div = (x - mod) / y;
+  if (mod != 0.0 && ((y < 0.0) != (mod < 0.0))) div -= 1.0;
+  if (div == 0.0) return PyNumber::from_float(std::copysign(0.0, x / y));
+  double q = std::floor(div);
+  if (div - q > 0.5) q += 1.0;
+  return PyNumber::from_float(q);
 }
 
 double true_div_double(PyInt a, PyInt b) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,6 +48,9 @@ PyValue py_none();
 PyValue py_float(double d);
 PyValue tuple_of(std::vector<PyValue> items);
 PyValue list_of(std::vector<PyValue> items);
+// Integer parameters, appended in the given order.
+void add_int_params(std::vector<std::pair<std::string, PyValue>>& params,
+                    std::initializer_list<std::pair<const char*, PyInt>> items);
 // tuple(list[begin:end]) (slicing never fails).
 PyValue slice_tuple(const Json& list, std::size_t begin, std::size_t end);
 
@@ -65,10 +69,25 @@ PyInt prod(const Shape& shape, std::size_t from);
 // Python arithmetic on int|float.
 PyNumber operator+(const PyNumber& a, const PyNumber& b);
 PyNumber operator*(const PyNumber& a, const PyNumber& b);
-PyNumber true_div(const PyNumber& a, const PyNumber& b);  // a / b (always float)
-double true_div_double(PyInt a, PyInt b);                 // int / int, correctly rounded
+PyNumber operator-(const PyNumber& a, const PyNumber& b);
+PyNumber true_div(const PyNumber& a, const PyNumber& b);   // a / b (always float)
+PyNumber floor_div(const PyNumber& a, const PyNumber& b);  // a // b (ZeroDivisionError -> fail)
+bool py_equal(const PyNumber& a, const PyNumber& b);       // a == b
+double true_div_double(PyInt a, PyInt b);                  // int / int, correctly rounded
 inline PyNumber I(PyInt v) { return PyNumber::from_int(v); }
 inline PyNumber F(double v) { return PyNumber::from_float(v); }
+
+// Scaled-dot-product attention cost on one (possibly mean-length) sequence shape, Python's
+// operation order kept so that float lengths round as TraceLens's do (docs/contracts/
+// trace_model.md §3.9.9). Causal halves the flops and requires N_Q == N_KV (else fail).
+struct SdpaShape {
+  PyNumber b, n_q, h_q, n_kv, h_kv, d_qk, d_v;
+};
+PyNumber sdpa_flops_fwd(const SdpaShape& s, bool causal);
+PyNumber sdpa_flops_bwd(const SdpaShape& s, bool causal, bool flash_impl);
+// Elements read and written: Q, K, V, O (forward); plus dO, dQ, dK, dV minus O (backward).
+PyInt sdpa_elems_fwd(const SdpaShape& s);
+PyInt sdpa_elems_bwd(const SdpaShape& s);
 
 // What every family model returns before metrics.
 struct FamilyOutput {
@@ -88,6 +107,8 @@ FamilyOutput gemm_model(ModelClass model, std::string_view name, const OpArgs& a
                         Direction direction);
 FamilyOutput gemm_extension_model(ModelClass model, std::string_view name, const OpArgs& args,
                                   Direction direction);
+FamilyOutput gemm_library_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                Direction direction);
 FamilyOutput gated_activation_model(ModelClass model, std::string_view name, const OpArgs& args,
                                     Direction direction);
 FamilyOutput rmsnorm_extension_model(ModelClass model, std::string_view name, const OpArgs& args,
@@ -96,6 +117,8 @@ FamilyOutput conv_model(ModelClass model, std::string_view name, const OpArgs& a
                         Direction direction);
 FamilyOutput sdpa_model(ModelClass model, std::string_view name, const OpArgs& args,
                         Direction direction);
+FamilyOutput flash_attention_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                   Direction direction);
 FamilyOutput inference_attention_model(ModelClass model, std::string_view name, const OpArgs& args,
                                        Direction direction);
 FamilyOutput group_quant_model(ModelClass model, std::string_view name, const OpArgs& args,
@@ -116,6 +139,14 @@ FamilyOutput norm_model(ModelClass model, std::string_view name, const OpArgs& a
                         Direction direction);
 FamilyOutput moe_aux_model(ModelClass model, std::string_view name, const OpArgs& args,
                            Direction direction);
+FamilyOutput mhc_model(ModelClass model, std::string_view name, const OpArgs& args,
+                       Direction direction);
+FamilyOutput primus_model(ModelClass model, std::string_view name, const OpArgs& args,
+                          Direction direction);
+FamilyOutput grouped_gemm_model(ModelClass model, std::string_view name, const OpArgs& args,
+                                Direction direction);
+FamilyOutput training_op_model(ModelClass model, std::string_view name, const OpArgs& args,
+                               Direction direction);
 FamilyOutput triton_model(ModelClass model, std::string_view name, const OpArgs& args,
                           Direction direction);
 // Whether the inductor model gets its kernel metadata from the op's trace args.

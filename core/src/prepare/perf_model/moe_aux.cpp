@@ -2,6 +2,8 @@
 // (aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip) and grouped top-k routing
 // (aiter::biased_grouped_topk_hip). Both classes read every tensor operand of the op: one flop
 // per element of the largest operand, bytes summed over all operands.
+#include <algorithm>
+
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
@@ -56,10 +58,54 @@ PyValue operands_param(const std::vector<Operand>& operands) {
   return list_of(std::move(items));
 }
 
+// SGLang's fused_append_shared_experts: appends the shared experts to the router's
+// (ids [M, k], weights [M, k]) pair, reading and rewriting both (4-byte elements unless the
+// dtype says otherwise); one flop per id. Compute spec from the weights' dtype.
+FamilyOutput append_shared_experts(std::string_view name, const OpArgs& args, Direction direction) {
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Json& types = required(args.input_types, "Input type");
+  const Shape ids = shape_of(at(dims, 0, "Input Dims"), "ids");
+  const bool has_weights =
+      dims.size() > 1 && dims.as_array()[1].is_array() && dims.as_array()[1].size() > 0;
+  const Shape weights = has_weights ? shape_of(dims.as_array()[1], "weights") : ids;
+  // The two must broadcast (right-aligned, equal or 1).
+  for (std::size_t i = 1; i <= std::min(ids.size(), weights.size()); ++i) {
+    const auto a = ids[ids.size() - i], b = weights[weights.size() - i];
+    if (a != b && a != 1 && b != 1) fail("Shapes not broadcastable");
+  }
+  const std::size_t num_types = types.is_array() ? types.size() : 0;
+  const std::string dtype_ids = num_types > 0 ? string_at(types, 0, "Input type") : "int";
+  const std::string dtype_wts = num_types > 1 ? string_at(types, 1, "Input type") : "float";
+
+  FamilyOutput out;
+  out.params.emplace_back("shape_in1", py_tuple(ids));
+  out.params.emplace_back("shape_in2", py_tuple(weights));
+  out.params.emplace_back("dtype_in1_in2_out",
+                          tuple_of({py_str(dtype_ids), py_str(dtype_wts), py_str(dtype_wts)}));
+  for (const char* key : {"stride_input1", "stride_input2", "stride_output"}) {
+    out.params.emplace_back(key, py_none());
+  }
+  if (!dtype_wts.empty()) {
+    out.precision_dtype = dtype_wts;
+    out.has_precision_dtype = true;
+  }
+  if (direction == Direction::kBackward) {
+    fail(std::string("no backward model for ").append(name));  // no flops_bwd in TraceLens
+  }
+  out.flops = I(prod(ids));
+  const PyInt bpe_ids = bytes_per_element(dtype_ids).value_or(4);
+  const PyInt bpe_wts = bytes_per_element(dtype_wts).value_or(4);
+  out.bytes = I(2 * (prod(ids) * bpe_ids + prod(weights) * bpe_wts));
+  return out;
+}
+
 }  // namespace
 
 FamilyOutput moe_aux_model(ModelClass model, std::string_view name, const OpArgs& args,
                            Direction direction) {
+  if (model == ModelClass::kAppendSharedExperts) {
+    return append_shared_experts(name, args, direction);
+  }
   if (direction == Direction::kBackward) {
     not_implemented(std::string("no backward formulas for ").append(name));
   }

@@ -12,7 +12,10 @@
 // kernel's defaults; packed FP4/INT4 weights are unpacked by the ratio of the hidden size to the
 // first weight's stored K. Each kernel reads its own argument layout (see the layout functions).
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 
+#include "loupe/text.hpp"
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
@@ -54,7 +57,16 @@ struct Moe {
   std::string input_dtype, weight_dtype;
   std::optional<std::string> output_dtype;  // nullopt: the class names none
   double input_default = 2, weight_default = 1, output_default = 2;
-  bool output_as_input = false;  // the output is written in the input's width
+  bool output_as_input = false;        // the output is written in the input's width
+  bool precision_from_weight = false;  // the compute spec follows the weights' dtype
+  // How weight_dtype appears among the params: the dtype, None (unknown), or not at all.
+  enum class WeightParam : std::uint8_t {
+    kDtype,
+    kNone,
+    kAbsent
+  } weight_param = WeightParam::kDtype;
+  std::optional<double> weight_width;  // a fixed weight width (INT4: 0.5), else the table's
+  bool strict_widths = false;          // input and weight dtypes must be in the table
 };
 
 // A shape of exactly `n` dimensions (Python's tuple unpacking).
@@ -98,6 +110,93 @@ Moe fused_1stage(const OpArgs& args) {
   m.input_dtype = type_string(args, 0);
   m.weight_dtype = type_string(args, 1);
   m.output_as_input = true;
+  return m;
+}
+
+// A pseudo op's own arg (KeyError when absent).
+const Json& pseudo_arg(const OpArgs& args, const char* key) {
+  const Json* v = args.pseudo_args.is_object() ? args.pseudo_args.find(key) : nullptr;
+  if (v == nullptr) fail(std::string("'").append(key).append("' not found in event args"));
+  return *v;
+}
+std::int64_t arg_int(const Json& v) {
+  if (v.is_int()) return v.as_int();
+  if (v.is_bool()) return v.as_bool() ? 1 : 0;
+  fail("pseudo-op arg is not an integer");
+}
+bool arg_truthy(const Json& v) {
+  if (v.is_bool()) return v.as_bool();
+  if (v.is_int()) return v.as_int() != 0;
+  if (v.is_string()) return !v.as_string().empty();
+  return !v.is_null();
+}
+
+// vLLM's Triton MoE (GPT-OSS) pseudo ops under vllm::moe_forward: hidden states [T, H] and
+// router logits [T, E] only, so the intermediate size is taken equal to H; top-k and gating
+// are the pseudo op's args, the weights' dtype (FP4 / FP8) the first kernel's name says. The
+// input and weight dtypes must have a table width.
+Moe triton_unfused(const OpArgs& args) {
+  const Json& dims = required(args.input_dims, "Input Dims");
+  if (!dims.is_array() || dims.size() < 2) fail("Expected at least 2 Input Dims for unfused MoE");
+  const Shape input = shape_of(at(dims, 0, "Input Dims"), "input");
+  const Shape router = shape_of(at(dims, 1, "Input Dims"), "router");
+  if (input.size() < 2 || router.size() < 2) fail("unfused MoE shapes");
+  Moe m;
+  m.tokens = input[0];
+  m.hidden = m.inter = input[1];
+  m.experts = router[1];
+  m.topk = arg_int(pseudo_arg(args, "MoE topk"));
+  m.gated = arg_truthy(pseudo_arg(args, "MoE GEMM gated"));
+  if (args.kernel_names.empty()) fail("Kernel details not found in event");
+  const std::string kernel = text::ascii_lower(args.kernel_names.front());
+  const auto has = [&](const char* s) { return kernel.find(s) != std::string::npos; };
+  m.weight_param = Moe::WeightParam::kNone;
+  if (has("mxfp4") || has("fp4")) {
+    m.weight_dtype = "FP4", m.weight_param = Moe::WeightParam::kDtype;
+  } else if (has("fp8") || has("e4m3")) {
+    m.weight_dtype = "FP8", m.weight_param = Moe::WeightParam::kDtype;
+  }
+  const Json& types = args.input_types;
+  if (!types.is_array() || types.size() < 2) fail("Expected at least 2 Input types");
+  m.input_dtype = string_at(types, 0, "Input type");
+  m.output_as_input = m.precision_from_weight = m.strict_widths = true;
+  return m;
+}
+
+// vLLM's GPTQ/AWQ MoE pseudo ops (outplace_fused_experts): INT4 weights two per byte; up reads
+// w1 [E, N·(gated+1), K/2] = [1], down w2 [E, K, N/2] = [2]; top-k (and gating, default True)
+// are the pseudo op's args; activations bf16 when the op records no dtype.
+Moe gptq_awq(const OpArgs& args, bool down) {
+  const Json& dims = required(args.input_dims, "Input Dims");
+  const Shape input = shape_of(at(dims, 0, "Input Dims"), "hidden_states");
+  const Shape w = shape_of(at(dims, down ? 2 : 1, "Input Dims"), down ? "w2" : "w1");
+  if (input.size() < 2 || w.size() < (down ? 3u : 2u)) fail("GPTQ/AWQ MoE shapes");
+  Moe m;
+  m.tokens = input[0];
+  m.hidden = input[1];
+  m.experts = w[0];
+  m.topk = arg_int(pseudo_arg(args, "MoE topk"));
+  if (down) {
+    m.inter = w[2] * 2;
+  } else {
+    const Json* g =
+        args.pseudo_args.is_object() ? args.pseudo_args.find("MoE GEMM gated") : nullptr;
+    m.gated = g == nullptr || arg_truthy(*g);
+    m.inter = *m.gated ? static_cast<std::int64_t>(floor_div(w[1], 2)) : w[1];
+  }
+  const Json& types = args.input_types;
+  m.input_dtype = types.is_array() ? string_at(types, 0, "Input type") : "BFloat16";
+  m.weight_param = Moe::WeightParam::kAbsent;
+  m.weight_width = 0.5;
+  m.output_as_input = true;
+  return m;
+}
+
+// The flydsl stages read the enclosing aiter::fused_moe_'s arguments (fused_1stage's layout);
+// the weights' dtype names the compute precision (MXFP4 matmuls on FP4 operands).
+Moe flydsl_stage(const OpArgs& args) {
+  Moe m = fused_1stage(args);
+  m.precision_from_weight = true;
   return m;
 }
 
@@ -206,14 +305,73 @@ void emit_params(const Moe& m, FamilyOutput& out) {
   out.params.emplace_back("topk", py_int(m.topk));
   if (m.gated) out.params.emplace_back("gated", py_bool(*m.gated));
   out.params.emplace_back("input_dtype", py_str(m.input_dtype));
-  out.params.emplace_back("weight_dtype", py_str(m.weight_dtype));
+  if (m.weight_param != Moe::WeightParam::kAbsent) {
+    out.params.emplace_back("weight_dtype", m.weight_param == Moe::WeightParam::kNone
+                                                ? py_none()
+                                                : py_str(m.weight_dtype));
+  }
   if (m.output_dtype) out.params.emplace_back("output_dtype", py_str(*m.output_dtype));
+}
+
+// SGLang's Triton fused-MoE grouped GEMM (invoke_fused_moe_kernel: A, B [E, N, K], C, scales,
+// topk_weights, topk_ids [tokens, k] = [8], …), launched once for gate/up (N holds both) and
+// once for down: flops 2·(tokens·k)·N·K; bytes the gathered activations (tokens·k)·K, the
+// active experts' weights E_active·N·K and the output (tokens·k)·N. Compute spec from the
+// weights' dtype.
+FamilyOutput triton_grouped_gemm(std::string_view name, const OpArgs& args, Direction direction) {
+  const Json& dims = required(args.input_dims, "Input Dims");
+  if (!dims.is_array() || dims.size() < 9) fail("invoke_fused_moe_kernel needs 9 Input Dims");
+  const Shape b = exact(dims, 1, 3, "B");
+  const Shape ids = exact(dims, 8, 2, "topk_ids");
+  const Json& types = args.input_types;
+  const auto type = [&](std::size_t i) -> std::optional<std::string> {
+    if (!types.is_array() || types.size() <= i) return std::nullopt;
+    return string_at(types, i, "Input type");
+  };
+  const std::optional<std::string> input = type(0), weight = type(1);
+  std::optional<std::string> output = type(3);
+  if (!output || output->empty()) output = input;
+  const PyInt E = b[0], N = b[1], K = b[2], tokens = ids[0], k = ids[1], work = tokens * k;
+
+  FamilyOutput out;
+  const auto str_or_none = [](const std::optional<std::string>& v) {
+    return v ? py_str(*v) : py_none();
+  };
+  add_int_params(out.params, {{"m_work", work},
+                              {"num_tokens", tokens},
+                              {"topk", k},
+                              {"N", N},
+                              {"K", K},
+                              {"num_experts", E}});
+  out.params.emplace_back("input_dtype", str_or_none(input));
+  out.params.emplace_back("weight_dtype", str_or_none(weight));
+  out.params.emplace_back("output_dtype", str_or_none(output));
+  if (weight && !weight->empty()) {
+    out.precision_dtype = *weight;
+    out.has_precision_dtype = true;
+  }
+  if (direction == Direction::kBackward) {
+    not_implemented(std::string("Backward pass for ").append(name).append(" is not defined."));
+  }
+  out.flops = I(2 * work * N * K);
+  const auto bpe = [](const std::optional<std::string>& dtype, double fallback) {
+    return width(dtype ? moe_table_bytes(*dtype).value_or(fallback) : fallback);
+  };
+  PyNumber active = I(0);
+  if (E > 0) {
+    const double e = static_cast<double>(E);
+    active = F(e * (1.0 - std::pow((e - static_cast<double>(k)) / e, static_cast<double>(tokens))));
+  }
+  out.bytes = I(work * K) * bpe(input, 2) + active * I(N) * I(K) * bpe(weight, 1) +
+              I(work * N) * bpe(output, 2);
+  return out;
 }
 
 }  // namespace
 
 FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpArgs& args,
                              Direction direction) {
+  if (model == ModelClass::kMoeTritonGroupedGemm) return triton_grouped_gemm(name, args, direction);
   Moe m;
   switch (model) {
     case ModelClass::kMoeFused1Stage:
@@ -231,6 +389,18 @@ FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpAr
     case ModelClass::kMoeCkStage1:
       m = ck_stage1(args);
       break;
+    case ModelClass::kMoeFlydslStage1:
+    case ModelClass::kMoeFlydslStage2:
+      m = flydsl_stage(args);
+      break;
+    case ModelClass::kMoeTritonUnfusedUp:
+    case ModelClass::kMoeTritonUnfusedDown:
+      m = triton_unfused(args);
+      break;
+    case ModelClass::kMoeGptqAwqUp:
+    case ModelClass::kMoeGptqAwqDown:
+      m = gptq_awq(args, model == ModelClass::kMoeGptqAwqDown);
+      break;
     default:  // kMoeCkStage2
       m = ck_stage2(args);
       break;
@@ -240,8 +410,9 @@ FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpAr
   if (model == ModelClass::kMoeFusedBlockscale &&
       (m.input_dtype == "fp8" || m.input_dtype == "bf16")) {
     out.precision = "fp8";  // TraceLens names FP8 for these spellings
-  } else if (!m.input_dtype.empty()) {
-    out.precision_dtype = m.input_dtype;
+  } else if (const std::string& d = m.precision_from_weight ? m.weight_dtype : m.input_dtype;
+             !d.empty()) {
+    out.precision_dtype = d;
     out.has_precision_dtype = true;
   }
   if (direction == Direction::kBackward) {
@@ -251,7 +422,10 @@ FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpAr
   const PyInt M = m.tokens, K = m.hidden, N = m.inter, k = m.topk;
   const bool fused =
       model == ModelClass::kMoeFused1Stage || model == ModelClass::kMoeFusedBlockscale;
-  const bool down = model == ModelClass::kMoeCktileDown || model == ModelClass::kMoeCkStage2;
+  const bool down = model == ModelClass::kMoeCktileDown || model == ModelClass::kMoeCkStage2 ||
+                    model == ModelClass::kMoeFlydslStage2 ||
+                    model == ModelClass::kMoeTritonUnfusedDown ||
+                    model == ModelClass::kMoeGptqAwqDown;
   const PyInt gating = m.gated.value_or(false) ? 2 : 1;
   if (fused) {
     out.flops = I(2 * M * K * N * k * gating + 2 * M * K * N * k + M * K * (2 * k - 1));
@@ -261,8 +435,14 @@ FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpAr
     out.flops = I(2 * M * K * N * k * gating);
   }
 
+  if (m.strict_widths &&
+      (!moe_table_bytes(m.input_dtype) || m.weight_param != Moe::WeightParam::kDtype ||
+       !moe_table_bytes(m.weight_dtype))) {
+    fail("Unknown input or weight dtype");
+  }
   const PyNumber in_bpe = width(moe_table_bytes(m.input_dtype).value_or(m.input_default));
-  const PyNumber w_bpe = width(moe_table_bytes(m.weight_dtype).value_or(m.weight_default));
+  const PyNumber w_bpe =
+      width(m.weight_width.value_or(moe_table_bytes(m.weight_dtype).value_or(m.weight_default)));
   const PyNumber out_bpe =
       m.output_as_input
           ? in_bpe

@@ -65,9 +65,9 @@ const std::vector<Row>& model_rows() {
     add("trtllm::cublas_scaled_mm", with(kGemm, MC::kAtenScaledMm));
     add("bitsandbytes::int8_linear_matmul", with(kGemm, MC::kAtenScaledMm));
     add("aten::bmm", with(kGemm, MC::kAtenBmm));
-    add("tex_ts::te_gemm_ts", with(kGemm, MC::kGemmOther));
+    add("tex_ts::te_gemm_ts", with(kGemm, MC::kTeGemmTs));
     add("aten::baddbmm", with(kGemm, MC::kAtenBaddbmm));
-    add("vllm::gemm_with_dynamic_quant", with(kGemm, MC::kGemmOther));
+    add("vllm::gemm_with_dynamic_quant", with(kGemm, MC::kVllmGemmDynamicQuant));
     // SDPA / flash attention.
     add("FlashAttnFunc", with(kSdpa, MC::kFlashAttn));
     add("flash_attn::_flash_attn_forward", with(kSdpa, MC::kFlashAttn));
@@ -86,15 +86,16 @@ const std::vector<Row>& model_rows() {
     add("ConvBiasReLU_Backward", with(kConvBwd, MC::kConvBiasBwd));
     // More attention variants.
     add("aiter::_flash_attn_forward", with(kSdpa, MC::kAiterFlashAttn));
-    add("aiter::_flash_attn_backward", with(kSdpaBwd, MC::kSdpaOther));
-    add("aiter::wrapper_fmha_v3_fwd", with(kSdpa, MC::kSdpaOther));
-    add("aiter::wrapper_fmha_v3_bwd", with(kSdpaBwd, MC::kSdpaOther));
-    add("aiter::mha_fwd", with(kSdpa, MC::kSdpaOther));
-    add("aiter::fmha_v3_fwd", with(kSdpa, MC::kSdpaOther));
-    add("aiter::mha_bwd", with(kSdpaBwd, MC::kSdpaOther));
-    add("flash_attn_3::fwd", with(kSdpa, MC::kSdpaOther));
-    add("EvoformerAttention", with(kSdpa, MC::kSdpaOther));
-    add("LigerSiLUMulFunction", with(kBinary, MC::kExtension));
+    add("aiter::_flash_attn_backward", with(kSdpaBwd, MC::kAiterFlashAttnBwd));
+    add("aiter::wrapper_fmha_v3_fwd", with(kSdpa, MC::kAiterFmhaV3Wrapper));
+    add("aiter::wrapper_fmha_v3_bwd", with(kSdpaBwd, MC::kAiterFmhaV3WrapperBwd));
+    // aiter::_flash_attn_forward's argument layout.
+    add("aiter::mha_fwd", with(kSdpa, MC::kAiterFlashAttn));
+    add("aiter::fmha_v3_fwd", with(kSdpa, MC::kAiterFlashAttn));
+    add("aiter::mha_bwd", with(kSdpaBwd, MC::kAiterMhaBwd));
+    add("flash_attn_3::fwd", with(kSdpa, MC::kFlashAttnV3));
+    add("EvoformerAttention", with(kSdpa, MC::kEvoformer));
+    add("LigerSiLUMulFunction", with(kBinary, MC::kLigerSiLUMul));
     // Grouped GEMM (primus turbo).
     const ModelInfo grouped =
         extension("GroupedGEMM_fwd", "GroupedGEMM_bwd", "GroupedGEMM", Maf::kMatrix);
@@ -105,34 +106,46 @@ const std::vector<Row>& model_rows() {
           "primus_turbo_cpp_extension::grouped_gemm_variable_k",
           "primus_turbo_cpp_extension::ck_grouped_gemm",
           "primus_turbo_cpp_extension::ck_grouped_gemm_variable_k"}) {
-      add(n, grouped);
+      const bool variable_k = std::string_view(n).find("variable_k") != std::string_view::npos;
+      add(n, with(grouped, variable_k ? MC::kGroupedGemmVariableK : MC::kGroupedGemm));
     }
     // TE-v2 pseudo GEMMs.
     for (const char* n : {"_Linear_yfwd_mm", "_LinearBackward_xgrad_mm", "_LinearBackward_wgrad_mm",
                           "_LayerNormLinear_yfwd_mm", "_LayerNormLinearBackward_xgrad_mm",
                           "_LayerNormLinearBackward_wgrad_mm"}) {
-      add(n, with(kGemm, MC::kGemmOther));
+      add(n, with(kGemm, MC::kTePseudoGemm));
     }
-    add("MoEDispatch", extension("MoE_comm_fwd", "MoE_comm_bwd", "MoE_comm", Maf::kVector));
-    add("MoECombine", extension("MoE_comm_fwd", "MoE_comm_bwd", "MoE_comm", Maf::kVector));
-    add("DaoAILab::_causal_conv1d_fwd_cpp", extension("SSM_fwd", "SSM_bwd", "SSM", Maf::kVector));
-    add("FusedRoPEFunc", extension("RoPE_fwd", "RoPE_bwd", "RoPE", Maf::kVector));
+    // Training-side autograd functions: only the MoE communication and Mamba classes declare a
+    // backward category with backward formulas.
+    const ModelInfo moe_comm{MC::kMoeComm, "MoE_comm_fwd", "MoE_comm_bwd",
+                             "MoE_comm",   Maf::kVector,   true};
+    add("MoEDispatch", moe_comm);
+    add("MoECombine", moe_comm);
+    add("DaoAILab::_causal_conv1d_fwd_cpp",
+        with(extension("SSM_fwd", "", "SSM", Maf::kMatrix), MC::kCausalConv1d));
+    add("FusedRoPEFunc", with(extension("RoPE_fwd", "", "RoPE", Maf::kVector), MC::kFusedRopeFunc));
     add("CrossEntropyFunction",
-        extension("CrossEntropy_fwd", "CrossEntropy_bwd", "CrossEntropy", Maf::kVector));
-    add("MambaSplitConv1dScanCombinedFn", extension("SSM_fwd", "SSM_bwd", "SSM", Maf::kMatrix));
-    for (const char* n :
-         {"primus_turbo_cpp_extension::hipblaslt_gemm_fp8", "primus_turbo::hipblaslt_gemm_fp8",
-          "primus_turbo_cpp_extension::hipblaslt_gemm_fp4", "primus_turbo::hipblaslt_gemm_fp4",
-          "aiter::gemm_a4w4", "aiter::_gemm_a4w4_asm"}) {
-      add(n, with(kGemm, MC::kGemmOther));
+        with(extension("CrossEntropy_fwd", "", "CrossEntropy", Maf::kVector), MC::kCrossEntropy));
+    add("MambaSplitConv1dScanCombinedFn",
+        ModelInfo{MC::kMambaSsd, "SSM_fwd", "SSM_bwd", "SSM", Maf::kMatrix, true});
+    for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
+             {"primus_turbo_cpp_extension::hipblaslt_gemm_fp8", MC::kHipblasltGemmFp8},
+             {"primus_turbo::hipblaslt_gemm_fp8", MC::kHipblasltGemmFp8},
+             {"primus_turbo_cpp_extension::hipblaslt_gemm_fp4", MC::kHipblasltGemmFp4},
+             {"primus_turbo::hipblaslt_gemm_fp4", MC::kHipblasltGemmFp4},
+             {"aiter::gemm_a4w4", MC::kAiterGemmA4W4},
+             {"aiter::_gemm_a4w4_asm", MC::kAiterGemmA4W4}}) {
+      add(n, with(kGemm, model_class));
     }
     const ModelInfo quant = extension("GroupQuant", "", "GroupQuant", Maf::kVector);
     // Primus's quantize kernels are unary elementwise classes in TraceLens (not GroupQuant).
     for (const char* n : {"primus_turbo_cpp_extension::quantize_fp8_tensorwise",
-                          "primus_turbo::quantize_fp8_tensorwise",
-                          "primus_turbo_cpp_extension::quantize_mxfp4_dual",
+                          "primus_turbo::quantize_fp8_tensorwise"}) {
+      add(n, with(kUnary, MC::kPrimusQuantizeFp8));
+    }
+    for (const char* n : {"primus_turbo_cpp_extension::quantize_mxfp4_dual",
                           "primus_turbo::quantize_mxfp4_dual", "primus::quantize_mxfp4_dual"}) {
-      add(n, with(kUnary, MC::kExtension));
+      add(n, with(kUnary, MC::kPrimusQuantizeMxfp4Dual));
     }
     // Pseudo-op / inference extensions (get_pseudo_op_mappings).
     const ModelInfo moe_fused = extension("MoE_fused", "", "MoE_fused", Maf::kMatrix);
@@ -140,7 +153,6 @@ const std::vector<Row>& model_rows() {
     const ModelInfo moe_aux = extension("MoE_aux", "", "MoE_aux", Maf::kVector);
     const ModelInfo inference =
         extension("InferenceAttention", "", "InferenceAttention", Maf::kMatrix);
-    const ModelInfo gemm_ext = with(kGemm, MC::kGemmOther);
     const ModelInfo rmsnorm = extension("RMSNorm", "", "RMSNorm", Maf::kVector);
     const ModelInfo collective =
         extension("CustomCollective", "", "CustomCollective", Maf::kVector);
@@ -157,18 +169,18 @@ const std::vector<Row>& model_rows() {
     add("aiter::ck_moe_stage2", with(moe_unfused, MC::kMoeCkStage2));
     add("aiter::fmoe_fp8_blockscale_g1u1", with(moe_fused, MC::kMoeFusedBlockscale));
     add("aiter::fmoe_g1u1", with(moe_fused, MC::kMoeFusedBlockscale));
-    add("pseudo_op::moe_triton_unfused_up", moe_unfused);
-    add("pseudo_op::moe_triton_unfused_down", moe_unfused);
-    add("pseudo_op::moe_gptq_awq_up", moe_unfused);
-    add("pseudo_op::moe_gptq_awq_down", moe_unfused);
-    add("pseudo_op::moe_flydsl_stage1", moe_unfused);
-    add("pseudo_op::moe_flydsl_stage2", moe_unfused);
-    add("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel", moe_unfused);
+    add("pseudo_op::moe_triton_unfused_up", with(moe_unfused, MC::kMoeTritonUnfusedUp));
+    add("pseudo_op::moe_triton_unfused_down", with(moe_unfused, MC::kMoeTritonUnfusedDown));
+    add("pseudo_op::moe_gptq_awq_up", with(moe_unfused, MC::kMoeGptqAwqUp));
+    add("pseudo_op::moe_gptq_awq_down", with(moe_unfused, MC::kMoeGptqAwqDown));
+    add("pseudo_op::moe_flydsl_stage1", with(moe_unfused, MC::kMoeFlydslStage1));
+    add("pseudo_op::moe_flydsl_stage2", with(moe_unfused, MC::kMoeFlydslStage2));
+    add("sglang_profiler::fused_moe_triton_kernels_invoke_fused_moe_kernel",
+        with(moe_unfused, MC::kMoeTritonGroupedGemm));
     add("aiter::biased_grouped_topk_hip", with(moe_aux, MC::kBiasedGroupedTopk));
     add("aiter::moe_sorting_fwd", with(moe_aux, MC::kMoeSortScatterGather));
     add("aiter::mxfp4_moe_sort_hip", with(moe_aux, MC::kMoeSortScatterGather));
-    // Each attention class with its argument layout (inference_attention.cpp); the DeepSeek-V4
-    // paged-decode pseudo ops have no formula in Loupe yet.
+    // Each attention class with its argument layout (inference_attention.cpp).
     for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
              {"vllm::unified_attention_with_output", MC::kInferenceAttention},
              {"aiter::mha_varlen_fwd", MC::kInferenceAttention},
@@ -178,9 +190,9 @@ const std::vector<Row>& model_rows() {
              {"pseudo_mla_decode_fwd", MC::kInferenceAttention},
              {"pseudo_mla_prefill_fwd", MC::kInferenceAttentionVHead},
              {"aiter::pa_decode_gluon", MC::kPagedDecodeGluon},
-             {"pseudo_v4_paged_decode_swa", MC::kExtension},
-             {"pseudo_v4_paged_decode_csa", MC::kExtension},
-             {"pseudo_v4_paged_decode_hca", MC::kExtension},
+             {"pseudo_v4_paged_decode_swa", MC::kV4PagedDecodeSwa},
+             {"pseudo_v4_paged_decode_csa", MC::kV4PagedDecodeCsa},
+             {"pseudo_v4_paged_decode_hca", MC::kV4PagedDecodeHca},
              {"aiter::pa_sparse_prefill_opus_fwd", MC::kSparsePagedPrefill},
              {"sglang_profiler::tilelang_kernel_tilelang_sparse_fwd", MC::kMlaTilelangSparse},
              {"vllm::gdn_attention_core", MC::kGatedDeltaNet},
@@ -193,7 +205,7 @@ const std::vector<Row>& model_rows() {
     add("aiter::fused_qk_rope_cat_and_cache_mla", with(fused_rope, MC::kRopeCatAndCacheMla));
     // Serving-engine GEMMs: each name with the argument layout of its kernel.
     const auto gemm_as = [&](std::string_view n, ModelClass model_class) {
-      add(n, with(gemm_ext, model_class));
+      add(n, with(kGemm, model_class));
     };
     gemm_as("aiter::batched_gemm_a16wfp4_", MC::kAiterBatchedGemmA16Wfp4);
     for (const char* n :
@@ -218,8 +230,8 @@ const std::vector<Row>& model_rows() {
         "quant_batched_gemm_a8w8_a_per_token_group_prequant_w_per_batched_tensor_quant",
         MC::kAiterBatchedGemmA8W8);
     gemm_as("aiter::_gemm_a8w8_blockscale_bpreshuffle_asm", MC::kAiterGemmA8W8Blockscale);
-    add("aiter::mhc_pre_gemm_sqrsum", mhc_gemm);
-    add("aiter::mhc_fused_post_pre_gemm_sqrsum", mhc_gemm);
+    add("aiter::mhc_pre_gemm_sqrsum", with(mhc_gemm, MC::kMhcPreGemmSqrsum));
+    add("aiter::mhc_fused_post_pre_gemm_sqrsum", with(mhc_gemm, MC::kMhcFusedPostPreGemm));
     // TraceLens's GroupQuant classes derive from BinaryElementwise and inherit its sheet; the
     // MXFP4 quantizers derive from UnaryElementwise and name the GroupQuant sheet themselves.
     const ModelInfo group_quant = extension("GroupQuant", "", "BinaryElementwise", Maf::kVector);
@@ -266,7 +278,7 @@ const std::vector<Row>& model_rows() {
              {"aiter::rmsnorm_quant", MC::kRmsNormGroupQuant}}) {
       add(n, with(rmsnorm, model_class));
     }
-    add("aiter::mhc_pre_big_fuse_rmsnorm", mhc);
+    add("aiter::mhc_pre_big_fuse_rmsnorm", with(mhc, MC::kMhcPreBigFuseRmsnorm));
     for (const auto& [n, model_class] : std::initializer_list<std::pair<const char*, ModelClass>>{
              {"aiter::fused_allreduce_rmsnorm", MC::kAllReduceRmsnorm},
              {"aiter::fused_allreduce_rmsnorm_", MC::kAllReduceRmsnormPy},
@@ -279,9 +291,10 @@ const std::vector<Row>& model_rows() {
              {"_C_custom_ar::qr_all_reduce", MC::kCustomAllReduce}}) {
       add(n, with(collective, model_class));
     }
-    add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts", moe_aux);
-    add("aiter::mhc_post", mhc);
-    add("aiter::topk_softplus", moe_aux);
+    add("sglang_profiler::fused_moe_triton_kernels_fused_append_shared_experts",
+        with(moe_aux, MC::kAppendSharedExperts));
+    add("aiter::mhc_post", with(mhc, MC::kMhcPost));
+    add("aiter::topk_softplus", with(moe_aux, MC::kTopkSoftplus));
     // aiter's GroupNorm: aten::group_norm's model on the same args layout (last pseudo op).
     add("aiter::_groupnorm_run", with(kNorm, MC::kGroupNorm));
     // aten elementwise.
@@ -340,8 +353,8 @@ const std::vector<Row>& model_rows() {
       const bool bwd = n.ends_with("_backward");
       add(n, with(bwd ? kNormBwd : kNorm, norm_class(n)));
     }
-    add("primus::fused_ln_modulate", with(kNorm, MC::kNormOther));
-    add("primus::fused_ln_modulate_backward", with(kNormBwd, MC::kNormOther));
+    add("primus::fused_ln_modulate", with(kNorm, MC::kFusedLnModulate));
+    add("primus::fused_ln_modulate_backward", with(kNormBwd, MC::kFusedLnModulateBwd));
     // Reductions.
     for (const char* n : {"aten::sum", "aten::mean", "aten::max", "aten::min", "aten::norm",
                           "aten::linalg_norm", "aten::std", "aten::var", "aten::logsumexp",

@@ -35,6 +35,55 @@ SdpaLayout layout_of(ModelClass model) {
 
 }  // namespace
 
+PyNumber sdpa_flops_fwd(const SdpaShape& s, bool causal) {
+  const PyNumber two = I(2);
+  const PyNumber qk = s.b * s.h_q * (two * s.n_q * s.n_kv * s.d_qk);
+  const PyNumber pv = s.b * s.h_q * (two * s.n_q * s.d_v * s.n_kv);
+  PyNumber total = qk + pv;
+  if (causal) {
+    if (!py_equal(s.n_q, s.n_kv)) fail("causal=True but N_Q != N_K");
+    total = true_div(total, two);
+  }
+  return total;
+}
+
+PyNumber sdpa_flops_bwd(const SdpaShape& s, bool causal, bool flash_impl) {
+  const PyNumber two = I(2);
+  const PyNumber gqa = floor_div(s.h_q, s.h_kv) - I(1);  // reduce H_Q to H_KV for GQA
+  PyNumber total = I(0);
+  if (flash_impl) total = total + s.b * s.h_q * (two * s.n_q * s.n_kv * s.d_qk);  // recompute S
+  total = total + (s.b * s.h_q * (two * s.n_kv * s.n_q * s.d_v) + s.b * s.n_kv * s.d_v * gqa);
+  total = total + s.b * s.h_q * (two * s.n_q * s.n_kv * s.d_v);   // dP
+  total = total + s.b * s.h_q * (two * s.n_q * s.n_kv * s.d_qk);  // dQ
+  total = total + (s.b * s.h_q * (two * s.n_kv * s.n_q * s.d_qk) + s.b * s.n_kv * s.d_qk * gqa);
+  if (causal) {
+    if (!py_equal(s.n_q, s.n_kv)) fail("causal=True but N_Q != N_K");
+    total = true_div(total, two);
+  }
+  return total;
+}
+
+namespace {
+PyInt exact(const PyNumber& v) {
+  if (!v.is_int) fail("attention shape is not an integer");
+  return v.i;
+}
+}  // namespace
+
+PyInt sdpa_elems_fwd(const SdpaShape& s) {
+  const PyInt B = exact(s.b), NQ = exact(s.n_q), HQ = exact(s.h_q), NKV = exact(s.n_kv),
+              HKV = exact(s.h_kv), DQK = exact(s.d_qk), DV = exact(s.d_v);
+  return B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV + B * NQ * HQ * DV;
+}
+
+PyInt sdpa_elems_bwd(const SdpaShape& s) {
+  const PyInt B = exact(s.b), NQ = exact(s.n_q), HQ = exact(s.h_q), NKV = exact(s.n_kv),
+              HKV = exact(s.h_kv), DQK = exact(s.d_qk), DV = exact(s.d_v);
+  // Q, K, V and dO read; dQ, dK, dV written.
+  return B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV + B * NQ * HQ * DV +
+         B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV;
+}
+
 FamilyOutput sdpa_model(ModelClass model, std::string_view /*name*/, const OpArgs& args,
                         Direction direction) {
   const SdpaLayout layout = layout_of(model);
@@ -104,30 +153,15 @@ FamilyOutput sdpa_model(ModelClass model, std::string_view /*name*/, const OpArg
     }
   }
 
-  const PyInt B = b[0], NQ = n[0], HQ = h[0], NKV = n[1], HKV = h[1], DQK = d[0], DV = d[2];
+  const SdpaShape shape{I(b[0]), I(n[0]), I(h[0]), I(n[1]), I(h[1]), I(d[0]), I(d[2])};
   const bool flash_impl = out.params[layout.strides ? 12 : 9].second.as_bool();
-  PyInt flops = 0;
-  PyInt elems = 0;
   if (direction == Direction::kForward) {
-    flops = B * HQ * (2 * NQ * NKV * DQK) + B * HQ * (2 * NQ * DV * NKV);
-    elems = B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV + B * NQ * HQ * DV;
+    out.flops = sdpa_flops_fwd(shape, causal);
+    out.bytes = I(sdpa_elems_fwd(shape) * 2);  // bytes_per_element defaults to 2
   } else {
-    if (HKV == 0) fail("integer division by zero");
-    const PyInt gqa = HQ / HKV - 1;  // Python floor division (positive operands)
-    if (flash_impl) flops += B * HQ * (2 * NQ * NKV * DQK);
-    flops += B * HQ * (2 * NKV * NQ * DV) + B * NKV * DV * gqa;
-    flops += B * HQ * (2 * NQ * NKV * DV);
-    flops += B * HQ * (2 * NQ * NKV * DQK);
-    flops += B * HQ * (2 * NKV * NQ * DQK) + B * NKV * DQK * gqa;
-    elems = B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV + B * NQ * HQ * DV +
-            B * NQ * HQ * DQK + B * NKV * HKV * DQK + B * NKV * HKV * DV;
+    out.flops = sdpa_flops_bwd(shape, causal, flash_impl);
+    out.bytes = I(sdpa_elems_bwd(shape) * 2);
   }
-  out.flops = I(flops);
-  if (causal) {
-    if (NQ != NKV) fail("causal=True but N_Q != N_K");
-    out.flops = true_div(out.flops, I(2));
-  }
-  out.bytes = I(elems * 2);  // bytes_per_element defaults to 2
   return out;
 }
 

@@ -24,9 +24,9 @@ namespace loupe::core::prepare::perf {
 // ---------------------------------------------------------------------------------------------
 // Registry (§3.9.0, §3.9.2)
 
-// The perf-model classes Loupe knows. Classes marked "category only" exist in TraceLens (so the
-// op is modeled and categorized) but Loupe has no formula for them yet: computing their
-// metrics reports ModelError::Unsupported.
+// The perf-model classes Loupe knows. A class without a formula (kConvBiasBwd; kExtension, the
+// descriptor default no registered name keeps) exists in TraceLens, so the op is modeled and
+// categorized, but computing its metrics reports ModelError::Unsupported.
 enum class ModelClass : std::uint8_t {
   // GEMM
   kAtenMm,
@@ -34,8 +34,14 @@ enum class ModelClass : std::uint8_t {
   kAtenBmm,
   kAtenBaddbmm,
   kAtenScaledMm,
-  kGemmOther,            // category only (TE, vLLM, primus, aiter GEMMs)
-  kVllmUnquantizedGemm,  // vllm::rocm_unquantized_gemm: x[M,K] @ weight[N,K]^T (+ bias)
+  // Library GEMM entry points (gemm_library.cpp), each on its argument layout.
+  kTeGemmTs,              // tex_ts::te_gemm_ts: column-major A [4 = transa], B [5]
+  kTePseudoGemm,          // TE v2 _Linear*/_LayerNormLinear* pseudo GEMMs: A [M,K] @ B [K,N]
+  kVllmGemmDynamicQuant,  // first two 2-D shapes: x [M,K], weight [N,K]
+  kHipblasltGemmFp8,      // (A, scaleA, B, scaleB, dtype, transA, transB, transC, …)
+  kHipblasltGemmFp4,      // the same with MXFP4 operands (K packed two per byte)
+  kAiterGemmA4W4,         // (A, B, scaleA, scaleB, …) MXFP4, NT
+  kVllmUnquantizedGemm,   // vllm::rocm_unquantized_gemm: x[M,K] @ weight[N,K]^T (+ bias)
   // Serving-engine GEMM extensions (AITER / SGLang / vLLM wrappers): x[M,K] @ w[N,K]^T with the
   // argument layout and byte widths of each kernel (docs/deviations.md, "Serving-engine ops").
   kAiterGemmA8W8Blockscale,  // FP8/INT8 block-scaled: (x, w, x_scale, w_scale, ...)
@@ -45,22 +51,33 @@ enum class ModelClass : std::uint8_t {
   kAiterGemmAfp4Wfp4,        // MXFP4 x and w packed two per byte: K = 2 * x[1]
   kAiterBatchedGemmA16Wfp4,  // x[B,M,K] bf16 @ w[B,N,K/2] fp4
   kAiterBatchedGemmA8W8,     // x[B,M,K] or [M,B,K] @ w[B,N,K] int8/fp8
+  // Primus-Turbo / CK grouped GEMMs (grouped_gemm.cpp)
+  kGroupedGemm,           // shared K and N: X [M, K], W [G, K, N] (or per-group shape lists)
+  kGroupedGemmVariableK,  // per-group K: summed over the groups
   // CONV
   kAtenConv,
   kAtenConvBwd,
-  kConvBias,     // category only
-  kConvBiasBwd,  // category only
+  kConvBias,  // ConvBias_ / ConvBiasReLU_: (input, weight, bias, stride int, padding int)
+  // ConvBias_Backward / ConvBiasReLU_Backward: no formula. TraceLens takes their parameters
+  // from the forward op of the same sequence number; Loupe's models see one op's arguments.
+  kConvBiasBwd,
   // SDPA
   kSdpaFlash,
   kSdpaEfficient,
   kSdpaCudnn,
-  kFlashAttn,           // flash_attn::_flash_attn_forward, FlashAttnFunc
-  kFlashAttnBwd,        // category only
-  kFlashAttnVarlen,     // category only
-  kFlashAttnVarlenBwd,  // category only
-  kAiterFlashAttn,      // aiter::_flash_attn_forward
-  kSdpaOther,           // category only (flash-attn v3, aiter MHA/FMHA, Evoformer)
-  kInferenceAttention,  // serving-engine attention timed on a step annotation (vLLM)
+  kFlashAttn,       // flash_attn::_flash_attn_forward, FlashAttnFunc
+  kAiterFlashAttn,  // aiter::_flash_attn_forward, aiter::mha_fwd, aiter::fmha_v3_fwd
+  // Flash-attention library entry points (flash_attention.cpp), each on its argument layout.
+  kFlashAttnBwd,           // flash_attn::_flash_attn_backward
+  kFlashAttnVarlen,        // flash_attn::_flash_attn_varlen_forward (packed sequences)
+  kFlashAttnVarlenBwd,     // flash_attn::_flash_attn_varlen_backward
+  kFlashAttnV3,            // flash_attn_3::fwd
+  kAiterFlashAttnBwd,      // aiter::_flash_attn_backward
+  kAiterFmhaV3Wrapper,     // aiter::wrapper_fmha_v3_fwd
+  kAiterFmhaV3WrapperBwd,  // aiter::wrapper_fmha_v3_bwd
+  kAiterMhaBwd,            // aiter::mha_bwd
+  kEvoformer,              // EvoformerAttention (5-D Q/K/V)
+  kInferenceAttention,     // serving-engine attention timed on a step annotation (vLLM)
   // Its variants (docs/deviations.md, "Serving-engine ops"): each reads its own layout.
   kInferenceAttentionVHead,  // d_v from V = Input Dims[2] (FMHA v3 varlen, batch prefill, MLA)
   kPagedAttentionRagged,     // SGLang: Q = [2], paged K/V caches = [3]/[4]
@@ -68,7 +85,12 @@ enum class ModelClass : std::uint8_t {
   kMlaTilelangSparse,        // SGLang TileLang sparse MLA: d_v = 512
   kSparsePagedPrefill,       // AITER DeepSeek-V4 sparse prefill: (token, slot) pairs
   kGatedDeltaNet,            // recurrent linear attention (GDN), no KV cache
-  kStoreCache,               // SGLang KV-cache store: K/V rows scattered into the cache
+  // DeepSeek-V4 sparse paged decode pseudo ops: the step's decode counts, one latent KV head
+  // and a per-mode KV span (sliding window; compressed / hierarchical history).
+  kV4PagedDecodeSwa,
+  kV4PagedDecodeCsa,
+  kV4PagedDecodeHca,
+  kStoreCache,  // SGLang KV-cache store: K/V rows scattered into the cache
   // RoPE kernels (category RoPE_fwd): 3 flops per rotated element
   kRopeCachedPositions2c,  // AITER: Q = Input Dims[2], K = [3]
   kRotaryEmbeddingSgl,     // SGLang: in place on Q [1] and K [2], rotary slice only
@@ -85,6 +107,7 @@ enum class ModelClass : std::uint8_t {
   kGatedGeluTanh,
   kUpsampleNearest,
   kBinaryElementwise,
+  kLigerSiLUMul,  // LigerSiLUMulFunction(a, b): binary elementwise, output in the inputs' width
   // Activation quantization (category GroupQuant)
   kPerGroupQuant,            // AITER per-token/group/tensor FP8: (out, input, scales, ...)
   kVllmTritonGroupQuantFp8,  // vLLM: (x[M,N], group_size)
@@ -93,6 +116,9 @@ enum class ModelClass : std::uint8_t {
   kMxfp4QuantX1,             // MXFP4 of Input Dims[1] (the output comes first)
   kMxfp4QuantX2,             // MXFP4 of Input Dims[2] (+ MoE sort)
   kMxfp4QuantMoeSort,        // MXFP4 of Input Dims[2], its stride read (+ MoE sort)
+  // Primus-Turbo quantizers (UnaryElementwise classes in TraceLens; primus_ops.cpp)
+  kPrimusQuantizeFp8,        // bf16 [M, N] -> FP8 tensorwise
+  kPrimusQuantizeMxfp4Dual,  // bf16 [M, N] -> row- and column-wise MXFP4 with scales
   // Reductions
   kReduce,
   // Normalization
@@ -106,7 +132,8 @@ enum class ModelClass : std::uint8_t {
   kInstanceNormBwd,
   kRmsNorm,
   kRmsNormBwd,
-  kNormOther,  // category only (primus fused_ln_modulate)
+  kFusedLnModulate,     // primus::fused_ln_modulate: x [T, B, H], scale/shift [B, H]
+  kFusedLnModulateBwd,  // primus::fused_ln_modulate_backward: grad_out [T, B, H], …
   // Serving-engine RMSNorm kernels (category and sheet "RMSNorm"): aten RMSNorm's formulas on
   // each kernel's argument layout, plus what it fuses.
   kRmsNormAiterX0,           // (x, weight, ...)
@@ -125,6 +152,14 @@ enum class ModelClass : std::uint8_t {
   kMoeCktileDown,       // (input [M,k,N], w2 [E,K,N], out, ...)
   kMoeCkStage1,         // (input, w1, w2, ..., out [M,k,N] = [6])
   kMoeCkStage2,         // (inter_states [M,k,N], w1, w2, ...)
+  kMoeFlydslStage1,     // pseudo op: fused_moe_'s (input, w1, w2, topk weights), up
+  kMoeFlydslStage2,     // the same args, down projection
+  // Pseudo ops whose top-k (and gating) are the pseudo op's own args (OpArgs::pseudo_args)
+  kMoeTritonUnfusedUp,    // vLLM Triton MoE: (hidden [T, H], router [T, E]), I = H
+  kMoeTritonUnfusedDown,  // the same, down projection
+  kMoeGptqAwqUp,          // vLLM GPTQ/AWQ: (hidden [T, K], w1 [E, 2N, K/2], …) INT4
+  kMoeGptqAwqDown,        // (hidden, w1, w2 [E, K, N/2], …)
+  kMoeTritonGroupedGemm,  // SGLang invoke_fused_moe_kernel: (A, B [E,N,K], …, topk_ids [8])
   // Custom collectives (CustomCollective): one GPU's HBM traffic, no compute spec
   kCustomAllReduce,         // (handle, input [1], out [2], ...)
   kCustomShardCollective,   // reduce-scatter / all-gather: (handle, input [1], out [2])
@@ -134,9 +169,22 @@ enum class ModelClass : std::uint8_t {
   // MoE auxiliary kernels (MoE_aux)
   kMoeSortScatterGather,  // aiter::moe_sorting_fwd, aiter::mxfp4_moe_sort_hip
   kBiasedGroupedTopk,     // aiter::biased_grouped_topk_hip
+  kAppendSharedExperts,   // SGLang fused_append_shared_experts: (ids [M,k], weights [M,k])
+  kTopkSoftplus,          // aiter::topk_softplus: (weights [M,k], ids, gating [M,E], …)
+  // DeepSeek-V4 manifold hyper-connection kernels (mHC; mhc.cpp)
+  kMhcPost,               // (out [M,n,C], x [M,C], residual, mixes, …)
+  kMhcPreGemmSqrsum,      // (out [split_k,M,hc3], sqrsum, x [M,n,C], fn [hc3,K], …)
+  kMhcPreBigFuseRmsnorm,  // (post_mix, comb_mix, out [M,C], gemm_out [split_k,M,hc3], …)
+  kMhcFusedPostPreGemm,   // (gemm_out, sqrsum, next_residual, layer_input [M,C], …, fn [7])
+  // Training-side autograd functions (training_ops.cpp)
+  kMoeComm,        // MoEDispatch / MoECombine: tokens [T, H] moved, no flops
+  kCausalConv1d,   // DaoAILab::_causal_conv1d_fwd_cpp: x [B, C, L], w [C, k]
+  kFusedRopeFunc,  // FusedRoPEFunc: t [S, B, H, D]
+  kCrossEntropy,   // CrossEntropyFunction: logits [B, …, V]
+  kMambaSsd,       // MambaSplitConv1dScanCombinedFn (Mamba-2 SSD)
   // Inductor-generated triton_poi_/triton_red_/triton_per_ kernels (resolved by name prefix)
   kTritonCompiled,
-  // Extension / inference families: category only
+  // Extension descriptor default before a name sets its class (no formula)
   kExtension,
 };
 
@@ -184,6 +232,11 @@ struct OpArgs {
   // The serving engine's step annotation enclosing the op ("NA" when none), for the ops the
   // tree annotates (EventTree::step_annotation); nullopt otherwise.
   std::optional<std::string> step_annotation;
+  // The args TraceLens's pseudo-op creation attaches to a pseudo op besides the shapes
+  // ("MoE topk", "MoE GEMM gated", the DeepSeek-V4 decode's "v4_*"), as a JSON object; null
+  // for trace ops. Loupe does not create pseudo ops (docs/deviations.md), so only callers
+  // that build one fill it.
+  Json pseudo_args;
 };
 
 // Whether the class checks the op's trace args before modeling it (can_model below); only the
