@@ -5,8 +5,8 @@
 #include <exception>
 #include <string_view>
 
-#include "loupe/core/category_manifest.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/category_manifest.hpp"
+#include "loupe/core/model/model.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -11,12 +11,12 @@
 #include <string>
 #include <string_view>
 
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/report/findings_diff.hpp"
 #include "loupe/core/report/run_findings.hpp"
-#include "loupe/core/strict_json.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/strict_json.hpp"
 
 namespace {
 

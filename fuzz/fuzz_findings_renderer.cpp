@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "loupe/core/renderer.hpp"
+#include "loupe/core/render/renderer.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

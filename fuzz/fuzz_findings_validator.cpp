@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace loupe::core;

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cli_common.hpp"
-#include "loupe/core/analysis_runner.hpp"
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
+#include "loupe/core/run/analysis_runner.hpp"
 #include "loupe/core/session/session.hpp"
 
 namespace loupe::cli {

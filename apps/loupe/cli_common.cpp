@@ -11,9 +11,9 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include "loupe/core/closest_name.hpp"
-#include "loupe/core/text_escape.hpp"
 #include "loupe/core/trace/input_format.hpp"
+#include "loupe/core/util/closest_name.hpp"
+#include "loupe/core/util/text_escape.hpp"
 
 namespace loupe::cli {
 

@@ -11,17 +11,17 @@
 
 #include "analyze_options.hpp"
 #include "cli_common.hpp"
-#include "loupe/core/analysis_dir.hpp"
-#include "loupe/core/analysis_runner.hpp"
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/model/analysis_dir.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
 #include "loupe/core/prepare/arch_selection.hpp"
 #include "loupe/core/report/analysis_report.hpp"
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/report/run_finding.hpp"
 #include "loupe/core/report/serving_report.hpp"
-#include "loupe/core/run_outputs.hpp"
+#include "loupe/core/run/analysis_runner.hpp"
+#include "loupe/core/run/run_outputs.hpp"
 #include "loupe/core/session/session.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/layout.hpp"
 #include "memory_estimate.hpp"
 #include "multirank_driver.hpp"
@@ -439,8 +439,7 @@ int run_session(const po::variables_map& vm, core::AnalyzeOptions analyze,
   }
   if (vm.count("quiet") == 0) print_summary(*report, output_dir);
   if (report->any_error()) return kExitFindings;
-  return gate(fail_on, report->findings, vm.count("fail-on-heuristic") > 0) ? kExitGate
-                                                                                : kExitOk;
+  return gate(fail_on, report->findings, vm.count("fail-on-heuristic") > 0) ? kExitGate : kExitOk;
 }
 
 }  // namespace

@@ -5,12 +5,12 @@
 #include <sstream>
 
 #include "cli_common.hpp"
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/core/report/findings_diff.hpp"
 #include "loupe/core/report/run_findings.hpp"
-#include "loupe/core/strict_json.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/strict_json.hpp"
+#include "loupe/core/util/text_escape.hpp"
 
 namespace loupe::cli {
 

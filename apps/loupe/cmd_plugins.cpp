@@ -1,11 +1,11 @@
 #include <iostream>
 
 #include "cli_common.hpp"
-#include "loupe/core/category_roles.hpp"
-#include "loupe/core/plugin_executor.hpp"
-#include "loupe/core/plugin_registry.hpp"
-#include "loupe/core/run_record.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/plugin/category_roles.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
+#include "loupe/core/run/plugin_executor.hpp"
+#include "loupe/core/run/run_record.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/json_value.hpp"
 #include "plugin_preferences.hpp"
 

@@ -7,8 +7,8 @@
 #include <rapidjson/document.h>
 
 #include "cli_common.hpp"
-#include "loupe/core/text_escape.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/util/text_escape.hpp"
+#include "loupe/core/validate/validator.hpp"
 
 namespace loupe::cli {
 

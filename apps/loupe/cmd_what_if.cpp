@@ -20,9 +20,9 @@
 #include <spdlog/spdlog.h>
 
 #include "cli_common.hpp"
-#include "loupe/core/text_escape.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/core/whatif/scale_selector.hpp"
 #include "loupe/core/whatif/simulate.hpp"

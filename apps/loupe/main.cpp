@@ -7,8 +7,8 @@
 #include "cli_common.hpp"
 #include "huge_pages.hpp"
 #include "loupe/abi.h"
-#include "loupe/core/closest_name.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/closest_name.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/core/version.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <set>
 #include <string_view>
 
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 
 namespace loupe::cli {
 

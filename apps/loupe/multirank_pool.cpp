@@ -16,13 +16,13 @@
 
 #include "cli_common.hpp"
 #include "json_text.hpp"
-#include "loupe/core/atomic_file.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/prepare/collective_report.hpp"
 #include "loupe/core/prepare/vendor_categories.hpp"
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "loupe/core/util/atomic_file.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::cli {

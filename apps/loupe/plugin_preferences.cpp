@@ -7,7 +7,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
-#include "loupe/core/safe_name.hpp"
+#include "loupe/core/util/safe_name.hpp"
 
 namespace loupe::cli {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli_common.hpp"
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
 
 namespace loupe::cli {
 

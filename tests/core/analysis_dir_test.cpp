@@ -8,8 +8,8 @@
 #include <filesystem>
 
 #include "cli_runner.hpp"
-#include "loupe/core/analysis_dir.hpp"
-#include "loupe/core/json_guards.hpp"
+#include "loupe/core/model/analysis_dir.hpp"
+#include "loupe/core/util/json_guards.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;

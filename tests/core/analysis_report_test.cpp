@@ -7,13 +7,13 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
-#include "loupe/core/csv_table.hpp"
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/csv_table.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/core/report/analysis_report.hpp"
 #include "loupe/core/report/model_info.hpp"
 #include "loupe/core/report/perf_plot.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;

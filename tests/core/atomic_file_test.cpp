@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "cli_runner.hpp"
-#include "loupe/core/atomic_file.hpp"
+#include "loupe/core/util/atomic_file.hpp"
 
 namespace fs = std::filesystem;
 

@@ -6,7 +6,7 @@
 
 #include "cli_runner.hpp"
 #include "loupe/abi.h"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 
 namespace fs = std::filesystem;
 using loupe::test::read_text;

@@ -8,7 +8,7 @@
 
 #include "cli_runner.hpp"
 #include "loupe/abi.h"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;

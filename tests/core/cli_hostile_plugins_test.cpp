@@ -15,7 +15,7 @@
 #include <thread>
 
 #include "cli_runner.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 
 namespace fs = std::filesystem;
 using loupe::test::read_text;

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 
 namespace fs = std::filesystem;
 using loupe::test::read_text;

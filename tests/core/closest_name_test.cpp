@@ -1,7 +1,7 @@
 // "Did you mean": edit distance with adjacent swaps, and when a name is near enough.
 #include <catch2/catch.hpp>
 
-#include "loupe/core/closest_name.hpp"
+#include "loupe/core/util/closest_name.hpp"
 
 using loupe::core::closest_name;
 using loupe::core::edit_distance;

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 
 using loupe::core::CsvCell;
 using loupe::core::parse_csv;

@@ -6,12 +6,12 @@
 
 #include <catch2/catch.hpp>
 
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/core/report/fail_on.hpp"
 #include "loupe/core/report/findings_diff.hpp"
 #include "loupe/core/report/run_finding.hpp"
-#include "loupe/core/strict_json.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/strict_json.hpp"
 
 using loupe::Json;
 using namespace loupe::core;
@@ -46,7 +46,8 @@ Json run_findings(double gemm_ms = 3.343, const char* gemm_id = "gemm-c429b3ce26
 
 std::vector<std::string> matched_terms(const std::string& expr, const Json& doc) {
   std::vector<std::string> out;
-  for (const auto& m : evaluate_fail_on(parse_fail_on(expr), read_run_findings(doc))) out.push_back(m.term);
+  for (const auto& m : evaluate_fail_on(parse_fail_on(expr), read_run_findings(doc)))
+    out.push_back(m.term);
   return out;
 }
 
@@ -81,7 +82,8 @@ TEST_CASE("--fail-on matches findings and run facts", "[report][fail_on]") {
         std::vector<std::string>{"category!=gemm", "category!=gemm"});
   CHECK(matched_terms("tier=system", doc) == std::vector<std::string>{"tier=system"});
   // Any term: one match is enough, every match is listed with what matched.
-  const auto matches = evaluate_fail_on(parse_fail_on("savings>50%,category=gemm"), read_run_findings(doc));
+  const auto matches =
+      evaluate_fail_on(parse_fail_on("savings>50%,category=gemm"), read_run_findings(doc));
   REQUIRE(matches.size() == 1);
   CHECK(matches[0].what ==
         "P1 gemm-c429b3ce26c6 (gemm) Compute-bound GEMMs: saving 3.343 ms "

@@ -1,4 +1,4 @@
-// Selector patterns of vendor categories (core/include/loupe/core/name_pattern.hpp): the glob
+// Selector patterns of vendor categories (core/include/loupe/core/util/name_pattern.hpp): the glob
 // subset matches whole names, refuses regex-only constructs and malformed patterns with the
 // offending offset, and stays fast on patterns that make a backtracking regex explode.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <chrono>
 #include <string>
 
-#include "loupe/core/name_pattern.hpp"
+#include "loupe/core/util/name_pattern.hpp"
 
 using loupe::core::NamePattern;
 

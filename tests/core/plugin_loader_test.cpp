@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "cli_runner.hpp"
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
 
 namespace fs = std::filesystem;
 using loupe::core::discover_plugins;

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/core/report/priority_data.hpp"
+#include "loupe/core/util/json_convert.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;

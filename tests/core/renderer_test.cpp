@@ -7,8 +7,8 @@
 #include <functional>
 
 #include "cli_runner.hpp"
-#include "loupe/core/renderer.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/render/renderer.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/findings_json.hpp"
 #include "test_paths.hpp"

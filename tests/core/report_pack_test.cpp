@@ -9,9 +9,9 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/report/model_info.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;

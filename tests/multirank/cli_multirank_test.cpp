@@ -13,7 +13,7 @@
 
 #include "cli_runner.hpp"
 #include "file_events.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "schema_check.hpp"
 #include "test_paths.hpp"
 

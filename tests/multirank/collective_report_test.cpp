@@ -13,10 +13,10 @@
 #include "cli_runner.hpp"
 #include "json_text.hpp"
 #include "loupe/core/prepare/collective_report.hpp"
-#include "loupe/core/renderer.hpp"
+#include "loupe/core/render/renderer.hpp"
 #include "loupe/core/report/cross_rank.hpp"
 #include "loupe/core/trace/json_reader.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "prepare_test_support.hpp"
 #include "test_paths.hpp"
 

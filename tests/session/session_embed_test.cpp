@@ -14,7 +14,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "loupe/core/analysis_dir.hpp"
+#include "loupe/core/model/analysis_dir.hpp"
 #include "loupe/core/session/session.hpp"
 #include "loupe/json_value.hpp"
 #include "test_paths.hpp"

@@ -7,7 +7,7 @@
 
 #include "cli_runner.hpp"
 #include "inline_trace.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "test_paths.hpp"
 #include "trace_text.hpp"
 

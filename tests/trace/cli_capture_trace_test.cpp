@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;
@@ -244,8 +244,7 @@ TEST_CASE("--capture-trace attributes the pack's vLLM graph replays",
       CHECK(table.cell(i, *gflops).number > 0);
       // GPT-OSS's intermediate size (2880 padded to 2944) is read from the expert weights the
       // captured matmul_ogs calls view, not assumed equal to the hidden size (3072).
-      CHECK(p.find("'inter_dim': 2944, 'inter_dim_source': 'expert weights'") !=
-            std::string::npos);
+      CHECK(p.find("'inter_dim': 2944, 'inter_dim_source': 'expert weights'") != std::string::npos);
     }
     CHECK(modeled >= 1);
   }

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;

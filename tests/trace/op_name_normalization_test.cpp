@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/core/trace/op_name_normalization.hpp"
 #include "trace_text.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 
 namespace loupe::test {
 

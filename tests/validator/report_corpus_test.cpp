@@ -14,7 +14,7 @@
 #include <catch2/catch.hpp>
 
 #include "cli_runner.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "test_paths.hpp"
 
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "corpus_support.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 
 using loupe::core::format_validation_json;
 using loupe::core::format_validation_text;

@@ -5,7 +5,7 @@
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 
-#include "loupe/core/json_guards.hpp"
+#include "loupe/core/util/json_guards.hpp"
 
 namespace loupe::core {
 

@@ -1,6 +1,6 @@
 // Implementation of loupe_host_services. Every function is noexcept: nothing may unwind into a
 // plugin. Handles are the host's own objects behind reinterpret_cast (the ABI boundary).
-#include "loupe/core/host_services.hpp"
+#include "loupe/core/abi/host_services.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 
 #include "../isolation/child_wire.hpp"
 #include "document_checks.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/core/version.hpp"
 
 namespace loupe::core {

@@ -21,7 +21,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "namespaces.hpp"
 
 namespace loupe::core::isolation {

@@ -1,10 +1,10 @@
-#include "loupe/core/analysis_dir.hpp"
+#include "loupe/core/model/analysis_dir.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <vector>
 
-#include "loupe/core/arch_specs.hpp"
+#include "loupe/core/model/arch_specs.hpp"
 #include "loupe/layout.hpp"
 
 namespace loupe::core {

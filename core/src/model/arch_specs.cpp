@@ -1,4 +1,4 @@
-#include "loupe/core/arch_specs.hpp"
+#include "loupe/core/model/arch_specs.hpp"
 
 #include <string>
 

@@ -1,9 +1,9 @@
-#include "loupe/core/category_manifest.hpp"
+#include "loupe/core/model/category_manifest.hpp"
 
 #include <string_view>
 
-#include "loupe/core/plan_error.hpp"
-#include "loupe/core/safe_name.hpp"
+#include "loupe/core/run/plan_error.hpp"
+#include "loupe/core/util/safe_name.hpp"
 
 namespace loupe::core {
 

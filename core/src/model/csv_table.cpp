@@ -1,4 +1,4 @@
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 
 #include <algorithm>
 #include <cstring>

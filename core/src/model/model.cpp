@@ -1,6 +1,6 @@
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 
-#include "loupe/core/json_guards.hpp"
+#include "loupe/core/util/json_guards.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "loupe/core/category_roles.hpp"
+#include "loupe/core/plugin/category_roles.hpp"
 
 #include <algorithm>
 #include <map>

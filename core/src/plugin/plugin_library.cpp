@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "loupe/core/host_services.hpp"
+#include "loupe/core/abi/host_services.hpp"
 
 namespace loupe::core {
 

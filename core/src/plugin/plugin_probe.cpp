@@ -6,7 +6,7 @@
 #include <rapidjson/document.h>
 
 #include "../isolation/child_process.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/json_value.hpp"
 #include "plugin_library.hpp"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "loupe/core/plugin_registry.hpp"
-#include "loupe/core/safe_name.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
+#include "loupe/core/util/safe_name.hpp"
 
 namespace loupe::core {
 

@@ -1,4 +1,4 @@
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
 
 #include <unistd.h>
 
@@ -9,8 +9,8 @@
 #include <sstream>
 
 #include "loupe/core/install_dirs.hpp"
-#include "loupe/core/name_pattern.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/name_pattern.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "plugin_probe.hpp"
 
 namespace loupe::core {

@@ -1,7 +1,7 @@
-#include "loupe/core/renderer.hpp"
+#include "loupe/core/render/renderer.hpp"
 
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/json_guards.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/json_guards.hpp"
 #include "loupe/layout.hpp"
 
 #include <string>

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "loupe/core/report/run_finding.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
 
@@ -181,8 +181,8 @@ std::vector<FailTerm> parse_fail_on(std::string_view expression) {
   return terms;
 }
 
-std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms,
-                                        const RunFindings& doc, bool include_heuristic) {
+std::vector<FailMatch> evaluate_fail_on(const std::vector<FailTerm>& terms, const RunFindings& doc,
+                                        bool include_heuristic) {
   std::vector<FailMatch> matches;
   using K = FailTerm::Key;
   for (const auto& t : terms) {

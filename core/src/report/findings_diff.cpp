@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "loupe/core/report/run_findings.hpp"
-#include "loupe/core/strict_json.hpp"
+#include "loupe/core/util/strict_json.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::core {

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 
 namespace loupe::core::report {
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 
 namespace loupe::core::report {
 

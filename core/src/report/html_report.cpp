@@ -7,7 +7,7 @@
 #include "loupe/core/report/memory_report.hpp"
 #include "loupe/core/report/recording_report.hpp"
 #include "loupe/core/report/steps_report.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
 

@@ -9,8 +9,8 @@
 #include <regex>
 #include <set>
 
-#include "loupe/core/csv_table.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/csv_table.hpp"
+#include "loupe/core/model/model.hpp"
 
 namespace loupe::core {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "report_text.hpp"
 
 namespace loupe::core {

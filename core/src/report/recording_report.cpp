@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::core {

@@ -10,10 +10,10 @@
 #include <optional>
 
 #include "gpu_op_index.hpp"
-#include "loupe/core/json_convert.hpp"
 #include "loupe/core/report/run_finding.hpp"
 #include "loupe/core/report/time_ledger.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/core/whatif/simulate.hpp"
 #include "loupe/layout.hpp"

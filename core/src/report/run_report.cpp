@@ -2,12 +2,12 @@
 
 #include <spdlog/spdlog.h>
 
-#include "loupe/core/atomic_file.hpp"
-#include "loupe/core/json_convert.hpp"
 #include "loupe/core/report/html_report.hpp"
 #include "loupe/core/report/model_info.hpp"
 #include "loupe/core/report/perf_plot.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/atomic_file.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/layout.hpp"
 
 namespace loupe::core {
@@ -198,9 +198,9 @@ void write_run_report(const Model& model, AnalyzeReport& report,
       csv_files.push_back(name);
     }
   }
-  write_report_file(
-      output_dir, kHtmlReportFile,
-      replace_invalid_utf8(build_html_report(input, report.findings, svg, csv_files)), report);
+  write_report_file(output_dir, kHtmlReportFile,
+                    replace_invalid_utf8(build_html_report(input, report.findings, svg, csv_files)),
+                    report);
 }
 
 }  // namespace loupe::core

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/python_format.hpp"
 #include "report_text.hpp"
 

@@ -1,4 +1,4 @@
-#include "loupe/core/analysis_runner.hpp"
+#include "loupe/core/run/analysis_runner.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,10 +7,6 @@
 #include <spdlog/spdlog.h>
 
 #include "../plugin/plugin_probe.hpp"
-#include "loupe/core/atomic_file.hpp"
-#include "loupe/core/category_finalizer.hpp"
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/plugin_executor.hpp"
 #include "loupe/core/report/memory_report.hpp"
 #include "loupe/core/report/priority_data.hpp"
 #include "loupe/core/report/recording_report.hpp"
@@ -18,8 +14,12 @@
 #include "loupe/core/report/run_report.hpp"
 #include "loupe/core/report/serving_report.hpp"
 #include "loupe/core/report/steps_report.hpp"
-#include "loupe/core/run_record.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/run/category_finalizer.hpp"
+#include "loupe/core/run/plugin_executor.hpp"
+#include "loupe/core/run/run_record.hpp"
+#include "loupe/core/util/atomic_file.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/layout.hpp"
 #include "workload_detection.hpp"
 

@@ -1,4 +1,4 @@
-#include "loupe/core/category_finalizer.hpp"
+#include "loupe/core/run/category_finalizer.hpp"
 
 #include <cmath>
 
@@ -6,11 +6,11 @@
 #include <rapidjson/document.h>
 
 #include "findings_header.hpp"
-#include "loupe/core/atomic_file.hpp"
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/renderer.hpp"
-#include "loupe/core/text_escape.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/render/renderer.hpp"
+#include "loupe/core/util/atomic_file.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/text_escape.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/findings_json.hpp"
 #include "loupe/json_value.hpp"

@@ -1,4 +1,4 @@
-#include "loupe/core/plugin_executor.hpp"
+#include "loupe/core/run/plugin_executor.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -12,7 +12,7 @@
 #include "../isolation/directory_snapshot.hpp"
 #include "../plugin/plugin_library.hpp"
 #include "../plugin/plugin_probe.hpp"
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 
 namespace loupe::core {
 

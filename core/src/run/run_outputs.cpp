@@ -1,4 +1,4 @@
-#include "loupe/core/run_outputs.hpp"
+#include "loupe/core/run/run_outputs.hpp"
 
 #include <fstream>
 #include <set>
@@ -7,7 +7,7 @@
 
 #include <rapidjson/document.h>
 
-#include "loupe/core/json_guards.hpp"
+#include "loupe/core/util/json_guards.hpp"
 #include "loupe/layout.hpp"
 
 namespace loupe::core {

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/plugin.hpp"
 
 namespace loupe::core {

@@ -4,9 +4,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include "loupe/core/analysis_dir.hpp"
+#include "loupe/core/model/analysis_dir.hpp"
 #include "loupe/core/prepare/trace_views.hpp"
-#include "loupe/core/run_outputs.hpp"
+#include "loupe/core/run/run_outputs.hpp"
 #include "trace_preparation.hpp"
 
 namespace loupe::core {

@@ -1,6 +1,6 @@
 #include "trace_model_builder.hpp"
 
-#include "loupe/core/json_guards.hpp"
+#include "loupe/core/util/json_guards.hpp"
 
 #include <charconv>
 #include <cmath>

@@ -1,12 +1,12 @@
 // UTF-8 validity (RFC 3629: no overlongs, no surrogates, <= U+10FFFF), by the one rule in
-// loupe/core/text_escape.hpp.
+// loupe/core/util/text_escape.hpp.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 #include <string_view>
 
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 
 namespace loupe::core::trace {
 

@@ -1,4 +1,4 @@
-#include "loupe/core/atomic_file.hpp"
+#include "loupe/core/util/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

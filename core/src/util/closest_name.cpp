@@ -1,4 +1,4 @@
-#include "loupe/core/closest_name.hpp"
+#include "loupe/core/util/closest_name.hpp"
 
 #include <algorithm>
 #include <cctype>

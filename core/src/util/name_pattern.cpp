@@ -1,4 +1,4 @@
-#include "loupe/core/name_pattern.hpp"
+#include "loupe/core/util/name_pattern.hpp"
 
 namespace loupe::core {
 

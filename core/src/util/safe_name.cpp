@@ -1,4 +1,4 @@
-#include "loupe/core/safe_name.hpp"
+#include "loupe/core/util/safe_name.hpp"
 
 namespace loupe::core {
 

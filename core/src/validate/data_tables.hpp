@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "metrics_fixture.hpp"
 
 namespace loupe::core::validate_detail {

@@ -1,6 +1,6 @@
 #include "metrics_fixture.hpp"
 
-#include "loupe/core/json_guards.hpp"
+#include "loupe/core/util/json_guards.hpp"
 
 #include <fstream>
 #include <iterator>

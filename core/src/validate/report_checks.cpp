@@ -17,8 +17,8 @@
 #include <rapidjson/document.h>
 
 #include "findings_patterns.hpp"
-#include "loupe/core/json_guards.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/util/json_guards.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "loupe/layout.hpp"
 #include "loupe/python_format.hpp"
 #include "marker_checks.hpp"

@@ -2,8 +2,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "loupe/core/text_escape.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/util/text_escape.hpp"
+#include "loupe/core/validate/validator.hpp"
 
 namespace loupe::core {
 

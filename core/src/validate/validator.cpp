@@ -1,5 +1,5 @@
 // Driver for the Level-1 findings validator (spec §2.1 pseudocode; rule order is normative).
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 
 #include <exception>
 #include <fstream>

@@ -9,7 +9,7 @@
 #include <rapidjson/document.h>
 
 #include "cli_runner.hpp"
-#include "loupe/core/validator.hpp"
+#include "loupe/core/validate/validator.hpp"
 #include "prepare_test_support.hpp"
 #include "reference_pack.hpp"
 #include "test_paths.hpp"
@@ -68,7 +68,7 @@ TEST_CASE("raw trace to findings: metrics equal TraceLens's for every reference 
     }
   }
   WARN("compared " << compared << " metrics files of " << runs << " runs");
-  CHECK(runs >= 43);       // 39 of data/reference + 4 serving-engine runs
+  CHECK(runs >= 43);  // 39 of data/reference + 4 serving-engine runs
   CHECK(reports == runs);
   CHECK(compared >= 190);  // every metrics file the analyzers write for those runs
 }

@@ -2,7 +2,7 @@
 // pandas groups, sorts and serializes it (10 decimals through DataFrame.to_json).
 #include <catch2/catch.hpp>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/json_value.hpp"
 #include "trace2_summary.hpp"
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "cli_runner.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/call_stack.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/json_reader.hpp"

@@ -1,5 +1,6 @@
-// Comparative fusion candidates (spec docs/contracts/fusion.md §1.3, §2.7): CPython's set order for the LCA
-// ids, the gates on a small inline trace, and byte parity with TraceLens's comparative runs.
+// Comparative fusion candidates (spec docs/contracts/fusion.md §1.3, §2.7): CPython's set order for
+// the LCA ids, the gates on a small inline trace, and byte parity with TraceLens's comparative
+// runs.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -8,7 +9,7 @@
 
 #include "cli_runner.hpp"
 #include "inline_trace.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
 #include "loupe/core/trace/json_reader.hpp"

@@ -1,4 +1,5 @@
-// Helper vectors of spec docs/contracts/fusion.md T16-T19, T21 (t_orch.out), plus the pandas float parser.
+// Helper vectors of spec docs/contracts/fusion.md T16-T19, T21 (t_orch.out), plus the pandas float
+// parser.
 #include <catch2/catch.hpp>
 
 #include <optional>
@@ -6,7 +7,7 @@
 #include <vector>
 
 #include "candidate.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
 #include "pandas_float.hpp"
 #include "perf_lookup.hpp"

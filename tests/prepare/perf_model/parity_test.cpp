@@ -17,7 +17,7 @@
 
 #include "cli_runner.hpp"
 #include "loupe/compute/py_literal.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
 #include "loupe/python_format.hpp"
 #include "pandas_float.hpp"

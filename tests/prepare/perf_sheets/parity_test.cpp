@@ -12,7 +12,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/perf_sheets.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "prepare_test_support.hpp"

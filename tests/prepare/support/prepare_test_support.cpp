@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "json_text.hpp"
-#include "loupe/core/arch_specs.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/arch_specs.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 
 namespace loupe::test {

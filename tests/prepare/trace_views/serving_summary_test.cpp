@@ -10,12 +10,12 @@
 #include <tuple>
 
 #include "cli_runner.hpp"
-#include "loupe/core/json_convert.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/prepare/serving_summary.hpp"
 #include "loupe/core/report/serving_report.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/core/trace/step_labels.hpp"
+#include "loupe/core/util/json_convert.hpp"
 #include "loupe/kernel_names.hpp"
 #include "test_paths.hpp"
 

@@ -6,8 +6,7 @@
 #include <exception>
 
 #include "category_split.hpp"
-#include "loupe/core/atomic_file.hpp"
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/coll_analysis.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
 #include "loupe/core/prepare/multi_kernel_data.hpp"
@@ -19,6 +18,7 @@
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/memory_timeline.hpp"
+#include "loupe/core/util/atomic_file.hpp"
 #include "metadata_documents.hpp"
 #include "trace2_summary.hpp"
 #include "vendor_category_split.hpp"

@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "json_text.hpp"
-#include "loupe/core/analysis_dir.hpp"
-#include "loupe/core/arch_specs.hpp"
-#include "loupe/core/closest_name.hpp"  // edit_distance: names in any case
+#include "loupe/core/model/analysis_dir.hpp"
+#include "loupe/core/model/arch_specs.hpp"
+#include "loupe/core/util/closest_name.hpp"  // edit_distance: names in any case
 
 namespace loupe::core::prepare {
 namespace {

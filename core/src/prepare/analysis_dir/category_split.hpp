@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core::prepare::analysis_dir {

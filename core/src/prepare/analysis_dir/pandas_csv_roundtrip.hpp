@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 
 namespace loupe::core::prepare::analysis_dir {
 

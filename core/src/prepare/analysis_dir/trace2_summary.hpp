@@ -3,7 +3,7 @@
 // category split (so "GEMM" rows count under "gemm").
 #pragma once
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core::prepare::analysis_dir {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/op_groups.hpp"
 #include "loupe/core/prepare/vendor_categories.hpp"
 #include "loupe/json_value.hpp"

@@ -1,7 +1,7 @@
 #include "json_text.hpp"
 
-#include "loupe/core/json_convert.hpp"
-#include "loupe/core/json_guards.hpp"
+#include "loupe/core/util/json_convert.hpp"
+#include "loupe/core/util/json_guards.hpp"
 
 #include <rapidjson/document.h>
 

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core::prepare::fusion {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/unified_perf_events.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"

@@ -41,8 +41,8 @@
 #include <memory>
 #include <span>
 
-#include "loupe/core/csv_table.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/csv_table.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/core/prepare/op_groups.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"

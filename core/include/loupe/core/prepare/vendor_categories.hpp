@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/category_manifest.hpp"
-#include "loupe/core/name_pattern.hpp"
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/model/category_manifest.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
+#include "loupe/core/util/name_pattern.hpp"
 #include "loupe/vocabulary.hpp"
 
 namespace loupe::core::prepare {

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "loupe/core/analysis_runner.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
+#include "loupe/core/run/analysis_runner.hpp"
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/json_value.hpp"
 #include "loupe/layout.hpp"

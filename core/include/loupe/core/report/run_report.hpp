@@ -6,9 +6,9 @@
 
 #include <filesystem>
 
-#include "loupe/core/analysis_runner.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/core/report/analysis_report.hpp"
+#include "loupe/core/run/analysis_runner.hpp"
 
 namespace loupe::core {
 

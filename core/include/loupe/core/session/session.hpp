@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/analysis_runner.hpp"
 #include "loupe/core/error.hpp"
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
 #include "loupe/core/prepare/vendor_categories.hpp"
+#include "loupe/core/run/analysis_runner.hpp"
 
 namespace loupe::core {
 

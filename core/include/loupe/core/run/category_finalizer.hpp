@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <string>
 
-#include "loupe/core/analysis_runner.hpp"
-#include "loupe/core/model.hpp"
-#include "loupe/core/plugin_executor.hpp"
+#include "loupe/core/model/model.hpp"
+#include "loupe/core/run/analysis_runner.hpp"
+#include "loupe/core/run/plugin_executor.hpp"
 
 namespace loupe::core {
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "loupe/core/text_escape.hpp"
+#include "loupe/core/util/text_escape.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core {

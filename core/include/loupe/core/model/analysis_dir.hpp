@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "loupe/core/arch_specs.hpp"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/arch_specs.hpp"
+#include "loupe/core/model/model.hpp"
 
 namespace loupe::core {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "loupe/abi.h"
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 
 namespace loupe::core {
 

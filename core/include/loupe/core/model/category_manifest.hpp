@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 #include "loupe/layout.hpp"
 #include "loupe/vocabulary.hpp"
 

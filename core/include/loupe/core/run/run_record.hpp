@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "loupe/core/analysis_runner.hpp"
+#include "loupe/core/run/analysis_runner.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core {

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/category_manifest.hpp"
-#include "loupe/core/model.hpp"
-#include "loupe/core/plan_error.hpp"
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/model/category_manifest.hpp"
+#include "loupe/core/model/model.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
 #include "loupe/core/report/run_finding.hpp"
-#include "loupe/core/run_outputs.hpp"
+#include "loupe/core/run/plan_error.hpp"
+#include "loupe/core/run/run_outputs.hpp"
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/json_value.hpp"

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loupe/core/model.hpp"
+#include "loupe/core/model/model.hpp"
 
 namespace loupe::core {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/host_services.hpp"
-#include "loupe/core/model.hpp"
-#include "loupe/core/plugin_registry.hpp"
+#include "loupe/core/abi/host_services.hpp"
+#include "loupe/core/model/model.hpp"
+#include "loupe/core/plugin/plugin_registry.hpp"
 #include "loupe/json_value.hpp"
 
 namespace loupe::core {

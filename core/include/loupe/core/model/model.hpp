@@ -13,7 +13,7 @@
 
 #include <rapidjson/document.h>
 
-#include "loupe/core/csv_table.hpp"
+#include "loupe/core/model/csv_table.hpp"
 
 namespace loupe::core {
 
