@@ -321,7 +321,7 @@ TEST_CASE("one RunFinding struct writes and reads both documents' findings",
                "high": null}}]})");
   const RunFinding f = read_run_finding(run);
   CHECK(f.scope == loupe::core::FindingScope::Run);
-  CHECK(f.contributed());
+  CHECK(f.contributed);
   REQUIRE(f.owns);
   CHECK(f.owns->kernel_uids == std::vector<std::int64_t>{17, 19});
   CHECK(f.what_if->limited_saving);

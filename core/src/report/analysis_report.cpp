@@ -127,7 +127,7 @@ std::string card_key(const std::string& category, const std::string& plugin, boo
   return contributing ? category + "." + plugin : category;
 }
 std::string finding_key(const RunFinding& f) {
-  return card_key(f.category, f.plugin, f.contributed());
+  return card_key(f.category, f.plugin, f.contributed);
 }
 
 // Findings of one style, category by category (cpu_idle first among the system ones).
@@ -218,8 +218,7 @@ class ReportWriter {
       priority_of_[{finding_key(f), static_cast<int>(f.category_rank)}] = priority;
       for (const MergedPart& part : f.parts) {
         if (part.category_rank <= 0) continue;
-        part_of_[{card_key(part.category, part.plugin.value_or(""),
-                           part.role && *part.role == "contributing"),
+        part_of_[{card_key(part.category, part.plugin.value_or(""), part.contributed),
                   static_cast<int>(part.category_rank)}] = priority;
         parts_of_[priority].push_back(part.title + " (" + part.category + ")");
       }

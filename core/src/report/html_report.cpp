@@ -161,7 +161,7 @@ std::string build_html_report(const AnalysisReportInput& in, const RunFindings& 
                       : std::string("Saving not quantified"))
       << "</span> <span class=\"meta\">" << h(f.category) << " &middot; " << h(f.tier);
     // A contributing analyzer's card names its plugin (docs/plugin-abi.md).
-    if (f.contributed()) {
+    if (f.contributed) {
       o << " &middot; contributed by " << h(f.plugin) << " " << h(f.plugin_version.value_or(""));
     }
     o << "</span></p>\n";

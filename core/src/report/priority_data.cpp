@@ -286,11 +286,11 @@ void number_priority_data(Json& priority_data, const RunFindings& run_findings) 
   for (const RunFinding& f : run_findings.findings) {
     if (f.id.empty()) continue;
     const Json priority = f.priority > 0 ? Json(static_cast<long long>(f.priority)) : Json();
-    if (!f.contributed() && f.category_rank > 0) {
+    if (!f.contributed && f.category_rank > 0) {
       numbers[Key{f.category, f.category_rank}] = {priority, Json(f.id), Json()};
     }
     for (const MergedPart& part : f.parts) {
-      if (part.role || part.category_rank <= 0) continue;
+      if (part.contributed || part.category_rank <= 0) continue;
       numbers[Key{part.category, part.category_rank}] = {priority, Json(part.id), Json(f.id)};
     }
   }

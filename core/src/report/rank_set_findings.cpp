@@ -8,6 +8,7 @@
 #include "loupe/core/report/run_findings.hpp"
 #include "loupe/core/version.hpp"
 #include "loupe/python_format.hpp"
+#include "report_text.hpp"
 
 namespace loupe::core {
 
@@ -15,12 +16,6 @@ namespace {
 
 constexpr const char* kCrossRankCategory = "multirank";
 
-std::optional<double> number(const Json* v) {
-  if (v == nullptr || !v->is_number()) return std::nullopt;
-  const double d = v->as_double();
-  if (d != d) return std::nullopt;
-  return d;
-}
 Json rounded(std::optional<double> v, int digits) {
   return v ? Json(py::round_half_even(*v, digits)) : Json();
 }
@@ -53,7 +48,7 @@ Entry cross_rank_entry(const CrossRankCard& c, const RankSetFindingsInput& in, s
   f.title = c.card.title;
   if (c.card.impact && in.median_rank_gpu_ms) {
     const auto ms = [&](const Json& pct) -> std::optional<double> {
-      const auto p = number(&pct);
+      const auto p = report_detail::number_of(&pct);
       if (!p) return std::nullopt;
       return py::round_half_even(*p / 100.0 * *in.median_rank_gpu_ms, 3);
     };

@@ -1,5 +1,6 @@
 #include "loupe/core/report/run_finding.hpp"
 
+#include "loupe/core/plugin/plugin_registry.hpp"
 #include "report_text.hpp"
 
 namespace loupe::core {
@@ -15,12 +16,15 @@ using report_detail::text_at;
 
 // low/mid/high, or the same three members null when not quantified.
 Json levels_json(const std::optional<SavingRange>& s) {
+  if (s) return to_json(*s);
   Json j = Json::object();
-  j["low"] = s ? Json(s->low) : Json();
-  j["mid"] = s ? Json(s->mid) : Json();
-  j["high"] = s ? Json(s->high) : Json();
+  j["low"] = nullptr;
+  j["mid"] = nullptr;
+  j["high"] = nullptr;
   return j;
 }
+
+const char* const kContributing = to_string(CategoryRole::Contributing);
 
 Json text_or_null(const std::optional<std::string>& s) { return s ? Json(*s) : Json(); }
 Json number_or_null(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
@@ -63,7 +67,7 @@ Json part_json(const MergedPart& p) {
     j["plugin"] = p.plugin.value_or("");
     j["plugin_version"] = *p.plugin_version;
   }
-  if (p.role) j["role"] = *p.role;
+  if (p.contributed) j["role"] = kContributing;
   j["title"] = p.title;
   j["evidence"] = p.evidence ? Json(findings::to_string(*p.evidence)) : Json();
   j["stated_saving_ms"] = levels_json(p.stated_saving_ms);
@@ -84,7 +88,7 @@ Json run_finding_json(const RunFinding& f) {
   j["tier"] = f.tier;
   j["plugin"] = f.plugin;
   if (f.plugin_version) j["plugin_version"] = *f.plugin_version;
-  if (f.role) j["role"] = *f.role;
+  if (f.contributed) j["role"] = kContributing;
   j["priority"] = f.priority > 0 ? Json(static_cast<long long>(f.priority)) : Json();
   j["category_rank"] = static_cast<long long>(f.category_rank);
   j["title"] = f.title;
@@ -202,7 +206,7 @@ MergedPart read_part(const Json& p) {
   out.category_rank = int_or_zero(p, "category_rank");
   out.plugin = optional_text(p, "plugin");
   out.plugin_version = optional_text(p, "plugin_version");
-  out.role = optional_text(p, "role");
+  out.contributed = text_at(p, "role") == kContributing;
   out.title = text_at(p, "title");
   out.evidence = findings::evidence_from_string(text_at(p, "evidence"));
   out.stated_saving_ms = levels(p, "stated_saving_ms");
@@ -217,6 +221,14 @@ FindingScope scope_of(const Json& f) {
 }
 
 }  // namespace
+
+Json to_json(const SavingRange& s) {
+  Json j = Json::object();
+  j["low"] = s.low;
+  j["mid"] = s.mid;
+  j["high"] = s.high;
+  return j;
+}
 
 Json to_json(const RunFinding& f) {
   return f.scope == FindingScope::Run ? run_finding_json(f) : rank_set_finding_json(f);
@@ -239,7 +251,7 @@ RunFinding read_run_finding(const Json& f) {
   out.tier = text_at(f, "tier");
   out.plugin = text_at(f, "plugin");
   out.plugin_version = optional_text(f, "plugin_version");
-  out.role = optional_text(f, "role");
+  out.contributed = text_at(f, "role") == kContributing;
   out.category_rank = int_or_zero(f, "category_rank");
   out.library = optional_text(f, "library");
   out.operations = read_strings(member_of(f, "operations"));

@@ -209,7 +209,7 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     if (contributed || plugin.plugin->origin != SearchOrigin::Bundled) {
       f.plugin_version = plugin.plugin->version;
     }
-    if (contributed) f.role = to_string(c.role);
+    f.contributed = contributed;
     f.category_rank = static_cast<std::int64_t>(i + 1);
     f.title = rec.title;
     if (rec.library && !rec.library->empty()) f.library = *rec.library;
@@ -240,14 +240,6 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
 SavingRange rounded(const ledger::Saving& s) {
   return {py::round_half_even(s.low, 3), py::round_half_even(s.mid, 3),
           py::round_half_even(s.high, 3)};
-}
-
-Json levels_json(const SavingRange& s) {
-  Json j = Json::object();
-  j["low"] = s.low;
-  j["mid"] = s.mid;
-  j["high"] = s.high;
-  return j;
 }
 
 // The share of the run's time, from the stored (rounded) ms: the same figure everywhere.
@@ -465,7 +457,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
         mp.plugin = part.finding.plugin;
         mp.plugin_version = part.finding.plugin_version;
       }
-      mp.role = part.finding.role;
+      mp.contributed = part.finding.contributed;
       mp.title = part.finding.title;
       mp.evidence = part.claim.evidence;
       if (part.quantified) mp.stated_saving_ms = rounded(part.claim.saving);
@@ -481,7 +473,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
 
   Json ledger_json = Json::object();
   ledger_json["run_time_ms"] = number_or_null(baseline, 3);
-  ledger_json["ranked_saving_ms"] = levels_json(rounded(settled.ranked_total));
+  ledger_json["ranked_saving_ms"] = to_json(rounded(settled.ranked_total));
   ledger_json["owned_kernel_count"] = static_cast<long long>(owned_kernels);
   ledger_json["owned_kernel_time_ms"] = py::round_half_even(static_cast<double>(owned_ns) / 1e6, 3);
   ledger_json["merged_findings"] = static_cast<long long>(merged);

@@ -36,15 +36,15 @@ findings::Status metrics_status(const rapidjson::Value& metrics, std::string& er
   if (!metrics.IsObject()) return findings::Status::Ok;
   const auto it = metrics.FindMember("status");
   if (it == metrics.MemberEnd() || !it->value.IsString()) return findings::Status::Ok;
-  const std::string_view status = it->value.GetString();
-  if (status == "ERROR") {
+  const findings::Status status =
+      findings::status_from_string(it->value.GetString()).value_or(findings::Status::Ok);
+  if (status == findings::Status::Error) {
     const auto err = metrics.FindMember("error");
     error_text = err != metrics.MemberEnd() && err->value.IsString()
                      ? err->value.GetString()
                      : "the analyzer reported ERROR";
-    return findings::Status::Error;
   }
-  return status == "NO_DATA" ? findings::Status::NoData : findings::Status::Ok;
+  return status;
 }
 
 // A metrics document that names another category is refused, like a findings document.

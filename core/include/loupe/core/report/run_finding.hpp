@@ -50,7 +50,7 @@ struct MergedPart {
   std::int64_t category_rank = 0;
   std::optional<std::string> plugin;          // contributed cards only
   std::optional<std::string> plugin_version;  // idem
-  std::optional<std::string> role;
+  bool contributed = false;                   // role "contributing" (docs/plugin-abi.md)
   std::string title;
   std::optional<findings::Evidence> evidence;
   std::optional<SavingRange> stated_saving_ms;
@@ -72,7 +72,7 @@ struct RunFinding {
   std::string tier;  // "compute" / "system"
   std::string plugin;
   std::optional<std::string> plugin_version;  // contributed or dropped-in plugins
-  std::optional<std::string> role;            // "contributing"
+  bool contributed = false;                   // role "contributing" (docs/plugin-abi.md)
   std::int64_t category_rank = 0;             // its number in its category's findings file
   std::optional<std::string> library;
   std::vector<std::string> operations;
@@ -93,7 +93,6 @@ struct RunFinding {
   std::optional<int> representative_rank;
   std::optional<std::pair<double, double>> saving_ms_range;  // min and max over the ranks
 
-  bool contributed() const { return role && *role == "contributing"; }
   // The findings file that explains it (source_files[1]), or "".
   std::string findings_file() const { return source_files.size() > 1 ? source_files[1] : ""; }
   std::optional<double> saving_percent_mid() const {
@@ -103,6 +102,9 @@ struct RunFinding {
     return what_if ? std::optional<double>(what_if->step_gain_ms) : std::nullopt;
   }
 };
+
+// low/mid/high as a JSON object (the ledger's totals use it too).
+Json to_json(const SavingRange& s);
 
 // The member list of one finding, in the documented order of its scope.
 Json to_json(const RunFinding& f);
