@@ -75,8 +75,9 @@ TEST_CASE("ConvBias backward takes the forward op's parameters", "[perf_model][t
   CHECK(perf::forward_op_name("ConvBiasReLU_Backward") == "ConvBiasReLU_");
 }
 
-TEST_CASE("a backward op is linked to the last forward op of its sequence number before it",
-          "[perf_model][training]") {
+TEST_CASE(
+    "a backward op is linked to the forward op of its sequence number that started last before it",
+    "[perf_model][training]") {
   const std::string events[] = {
       op("ConvBias_", 10, 1, std::string(kConvArgs) + "," + seq(7)),
       op("ConvBiasReLU_", 20, 1, std::string(kConvArgs) + "," + seq(8)),
@@ -86,9 +87,12 @@ TEST_CASE("a backward op is linked to the last forward op of its sequence number
       op("ConvBias_Backward", 130, 2, R"("Input Dims":[[2,32,8,8]])"),  // no sequence number
       op("ConvBias_Backward", 140, 2, seq(9)),                          // its forward comes later
       op("ConvBias_", 150, 1, std::string(kConvArgs) + "," + seq(9)),
+      // Written after its backward op but started before it: the trace's order is not time order.
+      op("ConvBias_Backward", 210, 2, seq(10)),
+      op("ConvBias_", 200, 1, std::string(kConvArgs) + "," + seq(10)),
   };
   std::string text = R"({"traceEvents":[)";
-  for (const auto& e : events) text += e + (&e == &events[7] ? "" : ",");
+  for (const auto& e : events) text += e + (&e == &events[9] ? "" : ",");
   text += "]}";
   auto loaded = lt::load_trace_bytes(text);
   REQUIRE_FALSE(loaded.error.has_value());
@@ -109,6 +113,7 @@ TEST_CASE("a backward op is linked to the last forward op of its sequence number
   CHECK(linked("ConvBiasReLU_Backward", 120) != nullptr);
   CHECK(linked("ConvBias_Backward", 130) == nullptr);
   CHECK(linked("ConvBias_Backward", 140) == nullptr);
+  CHECK(linked("ConvBias_Backward", 210) != nullptr);
   // Ops of no forward-linked class carry no forward args.
   CHECK(linked("ConvBias_", 150) == nullptr);
 }

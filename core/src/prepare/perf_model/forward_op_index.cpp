@@ -1,7 +1,5 @@
 #include "loupe/core/prepare/forward_op_index.hpp"
 
-#include <algorithm>
-
 namespace loupe::core::prepare {
 namespace {
 
@@ -20,7 +18,7 @@ const ForwardOpIndex::BySequence& ForwardOpIndex::ops_named(std::string_view nam
     for (trace::Uid u = 0; u < n; ++u) {
       if (model_.name(u) != name) continue;
       const std::int64_t seq = sequence_of(model_, u);
-      if (seq != trace::kNoValue) it->second[seq].push_back(u);  // ascending uids
+      if (seq != trace::kNoValue) it->second[seq].push_back(u);
     }
   }
   return it->second;
@@ -32,10 +30,16 @@ std::optional<trace::Uid> ForwardOpIndex::find(trace::Uid backward, std::string_
   const BySequence& ops = ops_named(forward_name);
   const auto found = ops.find(seq);
   if (found == ops.end()) return std::nullopt;
-  const auto& uids = found->second;
-  const auto after = std::lower_bound(uids.begin(), uids.end(), backward);
-  if (after == uids.begin()) return std::nullopt;
-  return *std::prev(after);
+  // The latest start at or before the backward op's (the trace's order of events need not be
+  // time order); the first in the trace among equal starts.
+  const std::int64_t start = model_.event(backward).ts_ns;
+  std::optional<trace::Uid> best;
+  for (const trace::Uid u : found->second) {
+    const std::int64_t ts = model_.event(u).ts_ns;
+    if (ts == trace::kNoValue || ts > start) continue;
+    if (!best || ts > model_.event(*best).ts_ns) best = u;
+  }
+  return best;
 }
 
 }  // namespace loupe::core::prepare

@@ -18,9 +18,10 @@ class ForwardOpIndex {
  public:
   explicit ForwardOpIndex(const trace::TraceModel& model) : model_(model) {}
 
-  // The last op named `forward_name` with the sequence number of `backward` that comes before
-  // it in the trace (the one TraceLens's models have seen last when they reach the backward
-  // op); nullopt when the backward op records no sequence number or no such op exists.
+  // The op named `forward_name` with the sequence number of `backward` that started last at or
+  // before it (the one TraceLens's models, walking the ops in time order, have seen last when
+  // they reach the backward op); nullopt when the backward op records no sequence number or no
+  // such op exists.
   std::optional<trace::Uid> find(trace::Uid backward, std::string_view forward_name);
 
  private:
