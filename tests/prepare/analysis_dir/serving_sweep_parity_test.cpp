@@ -1,8 +1,9 @@
-// Compat parity beyond the reference pack: a synthetic trace that launches every op the perf-model
+// Compat parity beyond the reference pack: synthetic traces that launch every op the perf-model
 // unit tests model (156 argument sets of 131 op names: serving-engine attention, MoE, quantization,
-// GEMM libraries, collectives, training ops, inductor kernels) runs through
-// `loupe analyze --trace --compat tracelens` and every file of the analysis directory equals the
-// one TraceLens's own pipeline wrote from the same trace (tests/data/tracelens_sweep/README.md).
+// GEMM libraries, collectives, training ops, inductor kernels), and 32 argument sets those models
+// reject, run through `loupe analyze --trace --compat tracelens`; every file of the analysis
+// directory equals the one TraceLens's own pipeline wrote from the same trace
+// (tests/data/tracelens_sweep/README.md).
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -24,18 +25,18 @@ void replace_all(std::string& text, const std::string& from, const std::string& 
 
 }  // namespace
 
-TEST_CASE("the serving op sweep: every prepared file equals TraceLens's",
-          "[prepare][analysis_dir][e2e][parity]") {
+// Runs the sweep `name` (tests/data/tracelens_sweep/<name>.json.gz) and compares every file of
+// TraceLens's directory <name>/ with Loupe's; returns how many were compared.
+std::size_t compare_sweep(const std::string& name) {
   const fs::path data = loupe::test::bundled_data_dir() / "tracelens_sweep";
-  const fs::path trace = data / "serving_ops.json.gz";
-  const fs::path reference = data / "tracelens";
+  const fs::path trace = data / (name + ".json.gz");
+  const fs::path reference = data / name;
   loupe::test::TempDir tmp;
   const fs::path out = tmp.path() / "out";
   const auto r = loupe::test::run_loupe({"analyze", "--trace", trace.string(), "-o", out.string(),
                                          "--compat", "tracelens", "--platform", "MI300X", "-q"});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
-
   std::size_t compared = 0;
   for (const auto& entry : fs::recursive_directory_iterator(reference)) {
     if (!entry.is_regular_file()) continue;
@@ -48,6 +49,16 @@ TEST_CASE("the serving op sweep: every prepared file equals TraceLens's",
     CHECK(loupe::test::read_text(out / relative) == expected);
     ++compared;
   }
+  return compared;
+}
+
+TEST_CASE("the serving op sweep: every prepared file equals TraceLens's",
+          "[prepare][analysis_dir][e2e][parity]") {
   // perf_report_csvs (29), category_data (25 with the conv metrics), metadata (25).
-  CHECK(compared >= 80);
+  CHECK(compare_sweep("serving_ops") >= 80);
+}
+
+TEST_CASE("ops whose models fail: rows kept, dropped and counted as TraceLens does",
+          "[prepare][analysis_dir][e2e][parity]") {
+  CHECK(compare_sweep("failing_ops") >= 45);
 }
