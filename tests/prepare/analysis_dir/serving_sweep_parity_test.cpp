@@ -1,8 +1,9 @@
 // Compat parity beyond the reference pack: synthetic traces that launch every op the perf-model
 // unit tests model (156 argument sets of 131 op names: serving-engine attention, MoE, quantization,
-// GEMM libraries, collectives, training ops, inductor kernels), and 32 argument sets those models
-// reject, run through `loupe analyze --trace --compat tracelens`; every file of the analysis
-// directory equals the one TraceLens's own pipeline wrote from the same trace
+// GEMM libraries, collectives, training ops, inductor kernels), 32 argument sets those models
+// reject, and each of the 233 trace op names TraceLens maps without args and with a generic pair
+// of 2-D bf16 operands, run through `loupe analyze --trace --compat tracelens`; every file of the
+// analysis directory equals the one TraceLens's own pipeline wrote from the same trace
 // (tests/data/tracelens_sweep/README.md).
 #include <catch2/catch.hpp>
 
@@ -61,4 +62,9 @@ TEST_CASE("the serving op sweep: every prepared file equals TraceLens's",
 TEST_CASE("ops whose models fail: rows kept, dropped and counted as TraceLens does",
           "[prepare][analysis_dir][e2e][parity]") {
   CHECK(compare_sweep("failing_ops") >= 45);
+}
+
+TEST_CASE("every op name TraceLens maps, without shapes and with a generic pair of them",
+          "[prepare][analysis_dir][e2e][parity]") {
+  CHECK(compare_sweep("mapped_ops") >= 65);
 }
