@@ -69,12 +69,11 @@ std::vector<std::string> param_strings(const SheetRow& row, const std::vector<st
   for (std::size_t k = 0; k < keys.size(); ++k) {
     const auto it = std::find_if(row.params.begin(), row.params.end(),
                                  [&](const auto& p) { return p.first == keys[k]; });
-    if (it == row.params.end()) {
+    const bool gap = it == row.params.end() || (float_columns[k] && it->second.is_none());
+    if (gap) {
       out.emplace_back("nan");
     } else if (!float_columns[k]) {
       out.push_back(it->second.str());
-    } else if (it->second.is_none()) {
-      out.emplace_back("nan");
     } else {
       const double value =
           it->second.is_int() ? static_cast<double>(it->second.as_int()) : it->second.as_float();
