@@ -22,7 +22,7 @@ constexpr const char* kArgColumns[] = {"Input Dims_first", "Input type_first",
 std::vector<std::string> param_keys(const std::vector<SheetRow>& rows) {
   std::vector<std::string> keys;
   for (const SheetRow& row : rows) {
-    for (const auto& [key, value] : row.params) {
+    for (const auto& [key, value] : row.model->result.params) {
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
     }
   }
@@ -33,10 +33,13 @@ std::vector<std::string> param_keys(const std::vector<SheetRow>& rows) {
 std::vector<std::string> param_strings(const SheetRow& row, const std::vector<std::string>& keys) {
   std::vector<std::string> out;
   out.reserve(keys.size());
+  const perf::Params& params = row.model->result.params;
   for (const auto& key : keys) {
-    const auto it = std::find_if(row.params.begin(), row.params.end(),
-                                 [&](const auto& p) { return p.first == key; });
-    out.push_back(it == row.params.end() ? "nan" : it->second.str());
+    const auto it =
+        std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.first == key; });
+    out.push_back(it == params.end()
+                      ? "nan"
+                      : row.model->param_strs[static_cast<std::size_t>(it - params.begin())]);
   }
   return out;
 }
@@ -135,7 +138,7 @@ SummaryRow summarize_group(const std::vector<SheetRow>& rows, const Group& g,
     kernel_times.push_back(row.kernel_time_us.value);
     details.emplace_back(row.kernel_details);
     for (std::size_t i = 0; i < 4; ++i) {
-      args[i].push_back(row.args[i] ? &*row.args[i] : nullptr);
+      args[i].push_back(row.args[i]);
     }
   }
   const SheetRow& first = rows[g.rows.front()];
