@@ -175,4 +175,10 @@ TEST_CASE("communication kernel names: nccl, rccl or cross_device_reduce, any ca
   CHECK_FALSE(tr::is_communication_name("cross_device_reduc"));
   CHECK_FALSE(tr::is_communication_name(""));
   CHECK_FALSE(tr::is_communication_name("ampere_sgemm_128x64_nn"));
+  CHECK(tr::is_communication_name("cclcclxcclRCCL"));  // the match after a few false starts
+  // Names longer than the folding buffer (templated kernels) are searched byte by byte.
+  const std::string long_prefix(3000, 'c');
+  CHECK(tr::is_communication_name(long_prefix + "_NCCL_tail"));
+  CHECK(tr::is_communication_name(long_prefix + "ross_device_reduce"));
+  CHECK_FALSE(tr::is_communication_name(long_prefix + "cl"));
 }

@@ -1,7 +1,6 @@
 #include "loupe/core/trace/memory_timeline.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -11,15 +10,6 @@
 namespace loupe::core::trace {
 
 namespace {
-
-std::optional<std::int64_t> int_arg(const TraceModel& model, Uid u, std::string_view key) {
-  const auto text = model.arg_text(u, key);
-  if (!text) return std::nullopt;
-  std::int64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-  if (ec != std::errc() || ptr != text->data() + text->size()) return std::nullopt;
-  return v;
-}
 
 std::string device_name(std::int64_t type, std::int64_t id) {
   if (type == 0) return "cpu";
@@ -186,14 +176,14 @@ MemoryTimeline build_memory_timeline(const TraceModel& model, const EventTree& t
   const auto capacities = device_capacities(model);
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Raw>> by_device;
   for (const Uid u : events) {
-    const auto type = int_arg(model, u, "Device Type");
-    const auto id = int_arg(model, u, "Device Id");
+    const auto type = model.int_arg(u, "Device Type");
+    const auto id = model.int_arg(u, "Device Id");
     if (!type || !id) {
       ++t.without_device;
       continue;
     }
-    const auto allocated = int_arg(model, u, "Total Allocated");
-    const auto reserved = int_arg(model, u, "Total Reserved");
+    const auto allocated = model.int_arg(u, "Total Allocated");
+    const auto reserved = model.int_arg(u, "Total Reserved");
     if (!allocated || !reserved) {
       ++t.without_totals;
       continue;
@@ -203,9 +193,9 @@ MemoryTimeline build_memory_timeline(const TraceModel& model, const EventTree& t
     r.sample.ts_ns = e.ts_ns;
     r.sample.allocated = *allocated;
     r.sample.reserved = *reserved;
-    r.sample.bytes = int_arg(model, u, "Bytes").value_or(0);
+    r.sample.bytes = model.int_arg(u, "Bytes").value_or(0);
     r.sample.op = std::string(ops.op_at(e.thread, e.ts_ns));
-    if (const auto addr = int_arg(model, u, "Addr")) {
+    if (const auto addr = model.int_arg(u, "Addr")) {
       r.addr = *addr;
       r.has_addr = true;
     }

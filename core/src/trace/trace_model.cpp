@@ -3,6 +3,7 @@
 #include <rapidjson/document.h>
 
 #include <array>
+#include <charconv>
 
 #include "varint.hpp"
 
@@ -149,11 +150,37 @@ std::string TraceModel::arg_value_text(const ArgPair& pair) const {
   return std::string(str(pair.value));
 }
 
-std::optional<std::string> TraceModel::arg_text(Uid uid, std::string_view key) const {
-  for (const ArgPair& p : args(uid)) {
-    if (str(p.key) == key) return arg_value_text(p);
+std::optional<ArgPair> TraceModel::find_arg(Uid uid, std::string_view key) const {
+  const auto d = detail(uid);
+  if (!d) return std::nullopt;
+  const std::uint8_t* p = details_.at(d->args_offset);
+  for (std::uint32_t i = 0; i < d->args_count; ++i) {
+    ArgPair pair;
+    pair.key = static_cast<StringId>(get_varint(p));
+    const std::uint64_t v = get_varint(p);
+    if (str(pair.key) != key) continue;
+    pair.value = (v & 1) != 0 ? static_cast<std::uint32_t>(v >> 1) | ArgPair::kInlineIntBit
+                              : static_cast<std::uint32_t>(v >> 1);
+    return pair;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> TraceModel::arg_text(Uid uid, std::string_view key) const {
+  const auto pair = find_arg(uid, key);
+  if (!pair) return std::nullopt;
+  return arg_value_text(*pair);
+}
+
+std::optional<std::int64_t> TraceModel::int_arg(Uid uid, std::string_view key) const {
+  const auto pair = find_arg(uid, key);
+  if (!pair) return std::nullopt;
+  if (pair->is_inline_int()) return pair->inline_int();
+  const std::string_view text = str(pair->value);
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  return v;
 }
 
 double TraceModel::ts_us(Uid uid) const {

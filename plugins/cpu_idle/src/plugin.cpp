@@ -1,12 +1,9 @@
 // The CPU/idle analyzer plugin (system tier, category cpu_idle): reads the model, runs the
 // analysis, emits the metrics and findings documents.
-#include <algorithm>
 #include <array>
-#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "analysis.hpp"
 #include "loupe/plugin.hpp"
@@ -15,29 +12,24 @@ namespace {
 
 namespace ci = loupe::cpu_idle;
 
-// The view's cells as text, only the columns `keep` names (in the view's order): copying the
-// other columns of a row per GPU op cost as much as the analysis on big traces
-// (docs/performance.md, "Big traces").
-std::optional<ci::TextTable> copy_table(const loupe::TableView& table,
-                                        std::initializer_list<std::string_view> keep) {
-  if (!table) return std::nullopt;
-  ci::TextTable raw;
-  std::vector<size_t> source;
-  for (size_t c = 0; c < table.columns(); ++c) {
-    const std::string name(table.column_name(c));
-    if (std::find(keep.begin(), keep.end(), name) == keep.end()) continue;
-    raw.columns.push_back(name);
-    source.push_back(c);
+// A view of the host model read in place: copying the gpu_events view's cells (one row per GPU
+// op) cost as much as the analysis on big traces (docs/performance.md, "Big traces").
+class ModelTable final : public ci::TableSource {
+ public:
+  explicit ModelTable(loupe::TableView table) : table_(table) {}
+  size_t row_count() const override { return table_.rows(); }
+  size_t column(std::string_view name) const override {
+    const size_t c = table_.column(name);
+    return c == loupe::TableView::npos ? npos : c;
   }
-  raw.rows.reserve(table.rows());
-  for (size_t r = 0; r < table.rows(); ++r) {
-    std::vector<std::string> row;
-    row.reserve(source.size());
-    for (const size_t c : source) row.emplace_back(table.cell(r, c).text);
-    raw.rows.push_back(std::move(row));
+  std::string_view cell(size_t row, size_t column) const override {
+    if (column == npos) return {};
+    return table_.cell(row, column).text;
   }
-  return raw;
-}
+
+ private:
+  loupe::TableView table_;
+};
 
 ci::OutsideWindow read_outside(const loupe::JsonView& side) {
   ci::OutsideWindow w;
@@ -80,15 +72,12 @@ class CpuIdleAnalyzer {
     ci::AnalysisOptions options;
     options.compat = ctx.tracelens_compat();
     options.scope = ctx.scope();
-    // The columns read_trace_inputs reads (trace_inputs.cpp).
-    const auto gpu = copy_table(
-        model.table(ci::kGpuEventsView),
-        {"kind", "name", "device", "ts_ns", "dur_ns", "launcher_name", "op_name",
-         "memcpy_direction", "launcher_ts_ns", "launcher_dur_ns", "launcher_tid", "op_stack"});
-    const auto calls =
-        copy_table(model.table(ci::kHostCallsView),
-                   {"kind", "name", "tid", "ts_ns", "dur_ns", "op_name", "op_stack"});
-    auto trace = ci::read_trace_inputs(gpu ? &*gpu : nullptr, calls ? &*calls : nullptr);
+    const loupe::TableView gpu = model.table(ci::kGpuEventsView);
+    const loupe::TableView calls = model.table(ci::kHostCallsView);
+    const ModelTable gpu_source(gpu);
+    const ModelTable calls_source(calls);
+    auto trace =
+        ci::read_trace_inputs(gpu ? &gpu_source : nullptr, calls ? &calls_source : nullptr);
     trace.window = read_window(model.document(ci::kRecordingWindowView));
     if (const loupe::JsonView steps = model.document(ci::kStepsView)) {
       trace.variation = ci::read_step_variation(steps.to_json());

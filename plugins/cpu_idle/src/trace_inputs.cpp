@@ -1,7 +1,7 @@
 #include "trace_inputs.hpp"
 
+#include <array>
 #include <charconv>
-#include <initializer_list>
 #include <vector>
 
 namespace loupe::cpu_idle {
@@ -15,21 +15,19 @@ std::optional<std::int64_t> integer(std::string_view text) {
   return v;
 }
 
-// The missing one of `names`, or "" when all are present.
-std::string missing_column(const TextTable& t, std::initializer_list<const char*> names) {
-  for (const char* n : names) {
-    if (t.column(n) == TextTable::npos) return n;
+// The columns a reader needs, looked up once: `index[i]` is the column of `names[i]`.
+template <size_t N>
+struct Columns {
+  std::array<size_t, N> index{};
+  std::string missing;  // the first absent name, "" when all are present
+
+  Columns(const TableSource& t, const std::array<const char*, N>& names) {
+    for (size_t i = 0; i < N; ++i) {
+      index[i] = t.column(names[i]);
+      if (index[i] == TableSource::npos && missing.empty()) missing = names[i];
+    }
   }
-  return {};
-}
-
-std::string_view at(const TextTable& t, size_t row, const char* column) {
-  return t.cell(row, t.column(column));
-}
-
-std::string text(const TextTable& t, size_t row, const char* column) {
-  return std::string(at(t, row, column));
-}
+};
 
 std::optional<HostCallKind> call_kind(std::string_view kind) {
   if (kind == "sync") return HostCallKind::Sync;
@@ -40,58 +38,76 @@ std::optional<HostCallKind> call_kind(std::string_view kind) {
   return std::nullopt;
 }
 
-bool read_ops(const TextTable& t, TraceInputs& in) {
-  if (const std::string m = missing_column(
-          t, {"kind", "name", "device", "ts_ns", "dur_ns", "launcher_name", "op_name",
-              "memcpy_direction", "launcher_ts_ns", "launcher_dur_ns", "launcher_tid", "op_stack"});
-      !m.empty()) {
-    in.problem = std::string(kGpuEventsView) + ": no column '" + m + "'";
+bool read_ops(const TableSource& t, TraceInputs& in) {
+  enum {
+    kKind,
+    kName,
+    kDevice,
+    kTs,
+    kDur,
+    kLauncherName,
+    kOpName,
+    kMemcpyDirection,
+    kLauncherTs,
+    kLauncherDur,
+    kLauncherTid,
+    kOpStack
+  };
+  const Columns<12> c(
+      t, {"kind", "name", "device", "ts_ns", "dur_ns", "launcher_name", "op_name",
+          "memcpy_direction", "launcher_ts_ns", "launcher_dur_ns", "launcher_tid", "op_stack"});
+  if (!c.missing.empty()) {
+    in.problem = std::string(kGpuEventsView) + ": no column '" + c.missing + "'";
     return false;
   }
-  for (size_t r = 0; r < t.rows.size(); ++r) {
-    const auto ts = integer(at(t, r, "ts_ns"));
-    const auto dur = integer(at(t, r, "dur_ns"));
+  const auto text = [&](size_t r, int column) { return std::string(t.cell(r, c.index[column])); };
+  const size_t rows = t.row_count();
+  for (size_t r = 0; r < rows; ++r) {
+    const auto ts = integer(t.cell(r, c.index[kTs]));
+    const auto dur = integer(t.cell(r, c.index[kDur]));
     if (!ts || !dur || *dur < 0) continue;  // an op without a time is not on the timeline
     GpuOp op;
-    op.device = text(t, r, "device");
-    op.name = text(t, r, "name");
-    op.kind = text(t, r, "kind");
-    op.memcpy_direction = text(t, r, "memcpy_direction");
+    op.device = text(r, kDevice);
+    op.name = text(r, kName);
+    op.kind = text(r, kKind);
+    op.memcpy_direction = text(r, kMemcpyDirection);
     op.start_ns = *ts;
     op.end_ns = *ts + *dur;
-    const auto lts = integer(at(t, r, "launcher_ts_ns"));
-    const auto ldur = integer(at(t, r, "launcher_dur_ns"));
+    const auto lts = integer(t.cell(r, c.index[kLauncherTs]));
+    const auto ldur = integer(t.cell(r, c.index[kLauncherDur]));
     if (lts && ldur) {
-      op.launch = Launch{*lts, *ldur, text(t, r, "launcher_tid"), text(t, r, "launcher_name")};
+      op.launch = Launch{*lts, *ldur, text(r, kLauncherTid), text(r, kLauncherName)};
     }
-    op.op_name = text(t, r, "op_name");
-    op.op_stack = text(t, r, "op_stack");
+    op.op_name = text(r, kOpName);
+    op.op_stack = text(r, kOpStack);
     in.ops.push_back(std::move(op));
   }
   return true;
 }
 
-bool read_calls(const TextTable& t, TraceInputs& in) {
-  if (const std::string m =
-          missing_column(t, {"kind", "name", "tid", "ts_ns", "dur_ns", "op_name", "op_stack"});
-      !m.empty()) {
-    in.problem = std::string(kHostCallsView) + ": no column '" + m + "'";
+bool read_calls(const TableSource& t, TraceInputs& in) {
+  enum { kKind, kName, kTid, kTs, kDur, kOpName, kOpStack };
+  const Columns<7> c(t, {"kind", "name", "tid", "ts_ns", "dur_ns", "op_name", "op_stack"});
+  if (!c.missing.empty()) {
+    in.problem = std::string(kHostCallsView) + ": no column '" + c.missing + "'";
     return false;
   }
-  for (size_t r = 0; r < t.rows.size(); ++r) {
-    const auto kind = call_kind(at(t, r, "kind"));
-    const auto ts = integer(at(t, r, "ts_ns"));
-    const auto dur = integer(at(t, r, "dur_ns"));
+  const auto text = [&](size_t r, int column) { return std::string(t.cell(r, c.index[column])); };
+  const size_t rows = t.row_count();
+  for (size_t r = 0; r < rows; ++r) {
+    const auto kind = call_kind(t.cell(r, c.index[kKind]));
+    const auto ts = integer(t.cell(r, c.index[kTs]));
+    const auto dur = integer(t.cell(r, c.index[kDur]));
     if (!kind || !ts || !dur || *dur < 0) continue;
-    HostCall c;
-    c.kind = *kind;
-    c.name = text(t, r, "name");
-    c.tid = text(t, r, "tid");
-    c.start_ns = *ts;
-    c.end_ns = *ts + *dur;
-    c.op_name = text(t, r, "op_name");
-    c.op_stack = text(t, r, "op_stack");
-    in.calls.push_back(std::move(c));
+    HostCall call;
+    call.kind = *kind;
+    call.name = text(r, kName);
+    call.tid = text(r, kTid);
+    call.start_ns = *ts;
+    call.end_ns = *ts + *dur;
+    call.op_name = text(r, kOpName);
+    call.op_stack = text(r, kOpStack);
+    in.calls.push_back(std::move(call));
   }
   return true;
 }
@@ -121,7 +137,7 @@ void keep_window(TraceInputs& in) {
   });
 }
 
-TraceInputs read_trace_inputs(const TextTable* gpu_events, const TextTable* host_calls) {
+TraceInputs read_trace_inputs(const TableSource* gpu_events, const TableSource* host_calls) {
   TraceInputs in;
   if (gpu_events == nullptr) return in;
   in.present = true;

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gap_attribution.hpp"
@@ -14,13 +15,25 @@ namespace loupe::cpu_idle {
 inline constexpr const char* kGpuEventsView = "trace/gpu_events.csv";
 inline constexpr const char* kHostCallsView = "trace/host_calls.csv";
 
-// A CSV view as text cells, independent of where it came from (the host model or a test).
-struct TextTable {
+// A CSV view's text cells, independent of where they live: the host model's table, read in
+// place (plugin.cpp), or a test's TextTable.
+class TableSource {
+ public:
+  static constexpr size_t npos = static_cast<size_t>(-1);
+  virtual ~TableSource() = default;
+  virtual size_t row_count() const = 0;
+  virtual size_t column(std::string_view name) const = 0;  // npos when absent
+  // "" for a cell out of range or in the npos column.
+  virtual std::string_view cell(size_t row, size_t column) const = 0;
+};
+
+// A CSV view as owned text cells.
+struct TextTable : TableSource {
   std::vector<std::string> columns;
   std::vector<std::vector<std::string>> rows;
-  size_t column(std::string_view name) const;  // npos when absent
-  std::string_view cell(size_t row, size_t column) const;
-  static constexpr size_t npos = static_cast<size_t>(-1);
+  size_t row_count() const override { return rows.size(); }
+  size_t column(std::string_view name) const override;
+  std::string_view cell(size_t row, size_t column) const override;
 };
 
 inline constexpr const char* kRecordingWindowView = "trace/recording_window.json";
@@ -56,6 +69,6 @@ struct TraceInputs {
 void keep_window(TraceInputs& in);
 
 // `gpu_events` null: no raw trace. `host_calls` null: no host-call view (no sync attribution).
-TraceInputs read_trace_inputs(const TextTable* gpu_events, const TextTable* host_calls);
+TraceInputs read_trace_inputs(const TableSource* gpu_events, const TableSource* host_calls);
 
 }  // namespace loupe::cpu_idle

@@ -8,8 +8,8 @@
 
 #include "json_text.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/prepare/perf_model_cache.hpp"
 #include "loupe/core/prepare/trace_arg_cache.hpp"
-#include "loupe/core/prepare/trace_op_args.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "prepare_test_support.hpp"
 
@@ -26,6 +26,12 @@ constexpr std::string_view kConvArgs =
     R"("Input Dims":[[2,16,8,8],[32,16,3,3],[32],[],[]],)"
     R"("Input type":["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"],)"
     R"("Concrete Inputs":["","","","1","1"])";
+
+// The same without padding: y [2, 32, 6, 6].
+constexpr std::string_view kUnpaddedConvArgs =
+    R"("Input Dims":[[2,16,8,8],[32,16,3,3],[32],[],[]],)"
+    R"("Input type":["c10::BFloat16","c10::BFloat16","c10::BFloat16","Scalar","Scalar"],)"
+    R"("Concrete Inputs":["","","","1","0"])";
 
 std::string op(std::string_view name, int ts, int tid, std::string_view args) {
   return std::string(R"({"ph":"X","cat":"cpu_op","pid":1,"tid":)") + std::to_string(tid) +
@@ -89,7 +95,7 @@ TEST_CASE(
       op("ConvBias_", 150, 1, std::string(kConvArgs) + "," + seq(9)),
       // Written after its backward op but started before it: the trace's order is not time order.
       op("ConvBias_Backward", 210, 2, seq(10)),
-      op("ConvBias_", 200, 1, std::string(kConvArgs) + "," + seq(10)),
+      op("ConvBias_", 200, 1, std::string(kUnpaddedConvArgs) + "," + seq(10)),
   };
   std::string text = R"({"traceEvents":[)";
   for (const auto& e : events) text += e + (&e == &events[9] ? "" : ",");
@@ -97,23 +103,32 @@ TEST_CASE(
   auto loaded = lt::load_trace_bytes(text);
   REQUIRE_FALSE(loaded.error.has_value());
   const lt::TraceModel& model = loaded.model;
-  lp::TraceArgCache cache(model);
-  const auto linked = [&](std::string_view name, int ts) {
-    return lp::trace_op_args(cache, nullptr, uid_at(model, name, ts), {}).forward;
+  lp::TraceArgCache args(model);
+  lp::PerfModelCache models(args);
+  const auto evaluate = [&](std::string_view name, int ts) {
+    return models.evaluate(name, uid_at(model, name, ts), {}, std::nullopt,
+                           perf::Direction::kForward);
   };
-  const auto bias = linked("ConvBias_Backward", 100);
-  REQUIRE(bias != nullptr);
-  CHECK(bias->input_dims.size() == 5);
-  const auto result = perf::evaluate(
-      "ConvBias_Backward",
-      lp::trace_op_args(cache, nullptr, uid_at(model, "ConvBias_Backward", 100), {}));
-  REQUIRE(result.ok());
-  CHECK(result.flops.to_double() == 2363392.0);
-  CHECK(linked("ConvBias_Backward", 110) == nullptr);
-  CHECK(linked("ConvBiasReLU_Backward", 120) != nullptr);
-  CHECK(linked("ConvBias_Backward", 130) == nullptr);
-  CHECK(linked("ConvBias_Backward", 140) == nullptr);
-  CHECK(linked("ConvBias_Backward", 210) != nullptr);
-  // Ops of no forward-linked class carry no forward args.
-  CHECK(linked("ConvBias_", 150) == nullptr);
+  const auto linked = [&](std::string_view name, int ts) {
+    return args.forward_ops().find(uid_at(model, name, ts), "ConvBias_").has_value() ||
+           args.forward_ops().find(uid_at(model, name, ts), "ConvBiasReLU_").has_value();
+  };
+  // Seq 7: the ConvBias_ at 10 us; the backward op gets CONV's backward formulas on its shapes.
+  const auto bias = evaluate("ConvBias_Backward", 100);
+  REQUIRE(bias->result.ok());
+  CHECK(bias->result.flops.to_double() == 2363392.0);
+  CHECK(bias->result.bytes->to_double() == 47136.0);
+  // Seq 8 has only a ConvBiasReLU_: the ConvBias_Backward of seq 8 has no forward op, and no
+  // numbers, while the ConvBiasReLU_Backward of seq 8 has them.
+  CHECK(evaluate("ConvBias_Backward", 110)->result.error == perf::ModelError::kFailed);
+  CHECK(evaluate("ConvBiasReLU_Backward", 120)->result.ok());
+  // No sequence number; a forward that starts later.
+  CHECK_FALSE(linked("ConvBias_Backward", 130));
+  CHECK(evaluate("ConvBias_Backward", 140)->result.error == perf::ModelError::kFailed);
+  // Written after its backward op but started before it, and unpadded: the backward op's own
+  // args equal those of seq 7's, so only the forward's args in the cache key keep them apart.
+  // y [2, 32, 6, 6]: 2304 · 288 (grad input) + 4608 · 144 (grad weight) + 2304 (grad bias).
+  const auto unpadded = evaluate("ConvBias_Backward", 210);
+  REQUIRE(unpadded->result.ok());
+  CHECK(unpadded->result.flops.to_double() == 1329408.0);
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -50,8 +51,11 @@ sh::SheetRow row(loupe::core::trace::Uid uid, std::string name, perf::Params par
   sh::SheetRow r;
   r.uid = uid;
   r.name = std::move(name);
-  r.params = std::move(params);
-  r.args[0] = "[[8, 4], [4, 2]]";
+  perf::ModelResult result;
+  result.params = std::move(params);
+  r.model = std::make_shared<const loupe::core::prepare::ModelEvaluation>(std::move(result));
+  static const std::string kDims = "[[8, 4], [4, 2]]";
+  r.args[0] = &kDims;
   r.kernel_time_us = {kernel_time, int_time};
   if (kernel_time > 0) r.kernel_details.push_back({"gemm_kernel", {kernel_time, int_time}, "0"});
   r.metrics.gflops = 1e-9;

@@ -37,12 +37,10 @@ KernelStats stats_at(const KernelDetail& head, std::span<const double> durations
 // repr of args.stream, "None" when absent. A small integer (how streams are recorded) is its
 // decimal text; anything else is parsed as before.
 std::string stream_repr(const trace::TraceModel& model, trace::Uid uid) {
-  for (const trace::ArgPair& pair : model.args(uid)) {
-    if (model.str(pair.key) != "stream") continue;
-    if (pair.is_inline_int()) return std::to_string(pair.inline_int());
-    return py_json_repr(parse_json_text(model.str(pair.value)), false);
-  }
-  return "None";
+  const auto pair = model.find_arg(uid, "stream");
+  if (!pair) return "None";
+  if (pair->is_inline_int()) return std::to_string(pair->inline_int());
+  return py_json_repr(parse_json_text(model.str(pair->value)), false);
 }
 
 }  // namespace

@@ -13,10 +13,10 @@ namespace {
 
 using sheets::SheetTable;
 
-SheetTable summarize(TraceArgCache& args, const trace::EventTree& tree,
+SheetTable summarize(PerfModelCache& models, const trace::EventTree& tree,
                      const std::vector<trace::Uid>& ops, perf::Direction direction,
                      const perf::Arch* arch) {
-  return sheets::summarize_sheet_rows(sheets::build_sheet_rows(args, tree, ops, direction, arch));
+  return sheets::summarize_sheet_rows(sheets::build_sheet_rows(models, tree, ops, direction, arch));
 }
 
 void add_sheet(std::vector<PerfSheet>& out, std::string_view family, std::string_view suffix,
@@ -49,10 +49,11 @@ std::vector<PerfSheet> build_perf_sheets(const trace::TraceModel& model,
   const auto& families = perf::sheet_families();
   const auto ops = ops_per_family(model);
   TraceArgCache args(model);
+  PerfModelCache models(args);
   for (std::size_t f = 0; f < families.size(); ++f) {
     if (ops[f].empty()) continue;
     const std::string_view family = families[f].first;
-    SheetTable forward = summarize(args, tree, ops[f], perf::Direction::kForward, arch);
+    SheetTable forward = summarize(models, tree, ops[f], perf::Direction::kForward, arch);
     if (sheets::is_single_table_family(family)) {
       add_sheet(out, family, "", forward);
       continue;
@@ -64,7 +65,7 @@ std::vector<PerfSheet> build_perf_sheets(const trace::TraceModel& model,
     sheets::filter_rows_by_name(
         forward, [](std::string_view name) { return !sheets::moves_to_backward_table(name); });
     SheetTable backward =
-        sheets::concat(summarize(args, tree, ops[f], perf::Direction::kBackward, arch), moved);
+        sheets::concat(summarize(models, tree, ops[f], perf::Direction::kBackward, arch), moved);
     sheets::filter_rows_by_name(
         backward, [](std::string_view name) { return !sheets::dropped_from_backward_table(name); });
     add_sheet(out, family, "_fwd", forward);

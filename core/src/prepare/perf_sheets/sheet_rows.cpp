@@ -1,7 +1,7 @@
 #include "sheet_rows.hpp"
 
 #include "loupe/core/prepare/ops_tables.hpp"
-#include "loupe/core/prepare/trace_op_args.hpp"
+#include "loupe/core/prepare/trace_op_args.hpp"  // kTraceArgKeys
 #include "op_kernels.hpp"
 #include "sheet_naming.hpp"
 
@@ -35,9 +35,10 @@ void fill_identity(const trace::TraceModel& model, SheetRow& row) {
 
 }  // namespace
 
-std::vector<SheetRow> build_sheet_rows(TraceArgCache& args_cache, const trace::EventTree& tree,
+std::vector<SheetRow> build_sheet_rows(PerfModelCache& models, const trace::EventTree& tree,
                                        std::span<const trace::Uid> ops, perf::Direction direction,
                                        const perf::Arch* arch) {
+  TraceArgCache& args_cache = models.args();
   const trace::TraceModel& model = args_cache.model();
   std::vector<SheetRow> rows;
   for (const trace::Uid uid : ops) {
@@ -47,9 +48,10 @@ std::vector<SheetRow> build_sheet_rows(TraceArgCache& args_cache, const trace::E
     if (!kernels) continue;
     sort_by_start(model, *kernels);
 
-    const perf::OpArgs args = trace_op_args(args_cache, &tree, uid, *kernels);
-    auto result = perf::evaluate(name, args, direction);
-    if (!result.ok()) continue;  // TraceLens catches the exception and drops the row
+    auto evaluation =
+        models.evaluate(name, uid, *kernels, tree.step_annotation(model, uid), direction);
+    // TraceLens catches the exception and drops the row
+    if (!evaluation->result.ok()) continue;
 
     SheetRow row;
     row.uid = uid;
@@ -58,12 +60,12 @@ std::vector<SheetRow> build_sheet_rows(TraceArgCache& args_cache, const trace::E
     const auto found = args_cache.find(uid, kTraceArgKeys);
     for (std::size_t i = 0; i < found.size(); ++i) {
       if (found[i] == nullptr) continue;
-      if (const std::string* str = TraceArgCache::python_str(*found[i], false)) row.args[i] = *str;
+      row.args[i] = TraceArgCache::python_str(*found[i], false);
     }
     row.kernel_details = kernel_details_of(model, *kernels);
     row.kernel_time_us = gpu_busy_time(model, *kernels);
-    row.metrics = perf::compute_metrics(result, row.kernel_time_us.value, arch);
-    row.params = std::move(result.params);
+    row.metrics = perf::compute_metrics(evaluation->result, row.kernel_time_us.value, arch);
+    row.model = std::move(evaluation);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -11,7 +12,7 @@
 
 #include "loupe/core/prepare/kernel_details_summary.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
-#include "loupe/core/prepare/trace_arg_cache.hpp"
+#include "loupe/core/prepare/perf_model_cache.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -21,8 +22,12 @@ struct SheetRow {
   trace::Uid uid = trace::kNoUid;
   std::string name;
   std::string process_name, process_label, thread_name;
-  std::optional<std::string> args[4];  // str() of Input Dims / type / Strides / Concrete Inputs
-  perf::Params params;                 // the `param: *` columns, in the model's order
+  // str() of Input Dims / type / Strides / Concrete Inputs (TraceArgCache::python_str, which
+  // owns them); null where the op has no such arg.
+  const std::string* args[4] = {};
+  // The model's evaluation, shared by the rows of the same input: its params are the
+  // `param: *` columns, in the model's order.
+  std::shared_ptr<const ModelEvaluation> model;
   std::vector<KernelDetail> kernel_details;  // by start time
   PyNumber kernel_time_us;                   // busy time of those kernels
   perf::Metrics metrics;
@@ -31,8 +36,9 @@ struct SheetRow {
 // Rows for `ops` (UID order) with forward metrics over each op's subtree kernels, or backward
 // metrics over the kernels of its linked autograd events. Ops whose model fails, raises "not
 // implemented" or has no formula in Loupe are left out, and so, for backward, are ops without
-// backward events. The args values come from `args` (its model is the trace's).
-std::vector<SheetRow> build_sheet_rows(TraceArgCache& args, const trace::EventTree& tree,
+// backward events. The args values come from `models.args()` (its model is the trace's), which
+// must outlive the rows.
+std::vector<SheetRow> build_sheet_rows(PerfModelCache& models, const trace::EventTree& tree,
                                        std::span<const trace::Uid> ops, perf::Direction direction,
                                        const perf::Arch* arch);
 

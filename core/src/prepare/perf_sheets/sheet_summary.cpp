@@ -23,7 +23,7 @@ constexpr const char* kArgColumns[] = {"Input Dims_first", "Input type_first",
 std::vector<std::string> param_keys(const std::vector<SheetRow>& rows) {
   std::vector<std::string> keys;
   for (const SheetRow& row : rows) {
-    for (const auto& [key, value] : row.params) {
+    for (const auto& [key, value] : row.model->result.params) {
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
     }
   }
@@ -41,9 +41,10 @@ std::vector<bool> float_param_columns(const std::vector<SheetRow>& rows,
   for (const auto& key : keys) {
     bool numbers = true, has_int = false, has_float = false, has_none = false, has_gap = false;
     for (const SheetRow& row : rows) {
-      const auto it = std::find_if(row.params.begin(), row.params.end(),
-                                   [&](const auto& p) { return p.first == key; });
-      if (it == row.params.end()) {
+      const perf::Params& params = row.model->result.params;
+      const auto it =
+          std::find_if(params.begin(), params.end(), [&](const auto& p) { return p.first == key; });
+      if (it == params.end()) {
         has_gap = true;
       } else if (it->second.is_none()) {
         has_none = true;
@@ -66,14 +67,15 @@ std::vector<std::string> param_strings(const SheetRow& row, const std::vector<st
                                        const std::vector<bool>& float_columns) {
   std::vector<std::string> out;
   out.reserve(keys.size());
+  const perf::Params& params = row.model->result.params;
   for (std::size_t k = 0; k < keys.size(); ++k) {
-    const auto it = std::find_if(row.params.begin(), row.params.end(),
+    const auto it = std::find_if(params.begin(), params.end(),
                                  [&](const auto& p) { return p.first == keys[k]; });
-    const bool gap = it == row.params.end() || (float_columns[k] && it->second.is_none());
+    const bool gap = it == params.end() || (float_columns[k] && it->second.is_none());
     if (gap) {
       out.emplace_back("nan");
     } else if (!float_columns[k]) {
-      out.push_back(it->second.str());
+      out.push_back(row.model->param_strs[static_cast<std::size_t>(it - params.begin())]);
     } else {
       const double value =
           it->second.is_int() ? static_cast<double>(it->second.as_int()) : it->second.as_float();
@@ -177,7 +179,7 @@ SummaryRow summarize_group(const std::vector<SheetRow>& rows, const Group& g,
     kernel_times.push_back(row.kernel_time_us.value);
     details.emplace_back(row.kernel_details);
     for (std::size_t i = 0; i < 4; ++i) {
-      args[i].push_back(row.args[i] ? &*row.args[i] : nullptr);
+      args[i].push_back(row.args[i]);
     }
   }
   const SheetRow& first = rows[g.rows.front()];

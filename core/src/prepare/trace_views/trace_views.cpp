@@ -54,15 +54,6 @@ std::string_view kind_of(const trace::TraceModel& model, Uid uid) {
   return e.category == trace::Category::kGpuMemset ? "memset" : "kernel";
 }
 
-std::optional<std::int64_t> int_arg(const trace::TraceModel& model, Uid uid, const char* key) {
-  const auto text = model.arg_text(uid, key);
-  if (!text) return std::nullopt;
-  std::int64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-  if (ec != std::errc() || ptr != text->data() + text->size()) return std::nullopt;
-  return v;
-}
-
 Uid nearest_cpu_op(const trace::TraceModel& model, const trace::EventTree& tree, Uid uid) {
   for (Uid a = tree.parent(uid); a != trace::kNoUid; a = tree.parent(a)) {
     if (model.event(a).category == trace::Category::kCpuOp) return a;
@@ -146,7 +137,7 @@ std::shared_ptr<const CsvTable> gpu_events_table(const trace::TraceModel& model,
     } else {
       t.add_empty();
     }
-    if (const auto stream = int_arg(model, u, "stream")) {
+    if (const auto stream = model.int_arg(u, "stream")) {
       add_int(t, *stream);
     } else if (thread != nullptr) {
       t.add_text(model.id_text(thread->key.tid));
@@ -175,7 +166,7 @@ std::shared_ptr<const CsvTable> gpu_events_table(const trace::TraceModel& model,
     } else {
       t.add_empty();
     }
-    if (const auto bytes = int_arg(model, u, "bytes")) {
+    if (const auto bytes = model.int_arg(u, "bytes")) {
       add_int(t, *bytes);
     } else {
       t.add_empty();

@@ -6,21 +6,22 @@
 #include <unordered_map>
 
 #include "loupe/core/prepare/ops_tables.hpp"
+#include "loupe/core/prepare/perf_model_cache.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
 #include "moe_rows.hpp"
 
 namespace loupe::core::prepare::unified {
 namespace {
 
-// The op's perf-model args; its kernel names by start time are the kernel_details the
-// per-family sheets leave on a modeled op, which GEMM reads for its transpose flags.
-perf::OpArgs op_args(TraceArgCache& args, const trace::EventTree& tree, trace::Uid uid) {
-  const trace::TraceModel& model = args.model();
+// The op's kernels by start time: the kernel_details the per-family sheets leave on a modeled
+// op, whose names GEMM reads for its transpose flags.
+std::vector<trace::Uid> kernels_by_start(const trace::TraceModel& model,
+                                         const trace::EventTree& tree, trace::Uid uid) {
   std::vector<trace::Uid> kernels = tree.gpu_events(uid);
   std::stable_sort(kernels.begin(), kernels.end(), [&](trace::Uid a, trace::Uid b) {
     return model.event(a).ts_ns < model.event(b).ts_ns;
   });
-  return trace_op_args(args, &tree, uid, kernels);
+  return kernels;
 }
 
 void fill_identity(TraceArgCache& args, UnifiedRow& row) {
@@ -45,7 +46,12 @@ void fill_identity(TraceArgCache& args, UnifiedRow& row) {
 }  // namespace
 
 void apply_metrics(const perf::ModelResult& result, const perf::Arch* arch, UnifiedRow& row) {
-  row.perf_params = perf::params_repr(result.params);
+  apply_metrics(result, perf::params_repr(result.params), arch, row);
+}
+
+void apply_metrics(const perf::ModelResult& result, std::string params_repr, const perf::Arch* arch,
+                   UnifiedRow& row) {
+  row.perf_params = std::move(params_repr);
   const perf::Metrics m = perf::compute_metrics(result, row.kernel_time_us.value, arch);
   constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
   row.has_metrics = true;
@@ -75,6 +81,7 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
       first_direct_kernel[launcher.uid] = launcher.direct_ops.front();
   }
   TraceArgCache args(model);
+  PerfModelCache models(args);
   std::vector<UnifiedRow> rows;
   rows.reserve(collected.size());
   auto next_uid = static_cast<std::int64_t>(model.event_count());  // max UID + 1
@@ -95,25 +102,26 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
     if (c.kind == CollectedKind::kModeled) {
       row.has_perf_model = true;
       row.category = perf::op_category(row.name, first_kernel);
-      perf::OpArgs op = op_args(args, tree, row.source);
-      if (loupe_models && !op.step_annotation) {
-        // Default mode: the other engines' attention ops read their step too.
-        if (const auto step = tree.serving_step_annotation(model, row.source)) {
-          op.step_annotation = std::string(*step);
-        }
-      }
-      const auto result = perf::evaluate(row.name, op);
+      std::optional<std::string_view> step = tree.step_annotation(model, row.source);
+      // Default mode: the other engines' attention ops read their step too.
+      if (loupe_models && !step) step = tree.serving_step_annotation(model, row.source);
+      const auto evaluation =
+          models.evaluate(row.name, row.source, kernels_by_start(model, tree, row.source), step,
+                          perf::Direction::kForward);
+      const perf::ModelResult& result = evaluation->result;
       if (result.error == perf::ModelError::kNotImplemented) continue;
-      if (result.ok()) apply_metrics(result, arch, row);
+      if (result.ok()) apply_metrics(result, evaluation->params_repr, arch, row);
     } else if (c.kind == CollectedKind::kSoleBackward) {
       row.has_perf_model = true;
       const perf::ModelInfo* info = perf::find_model(model.name(c.forward));
       row.category = info != nullptr ? std::string(info->bwd_category)
                                      : perf::op_category(row.name, first_kernel);
-      const auto result = perf::evaluate(model.name(c.forward), op_args(args, tree, c.forward),
-                                         perf::Direction::kBackward);
+      const auto evaluation = models.evaluate(
+          model.name(c.forward), c.forward, kernels_by_start(model, tree, c.forward),
+          tree.step_annotation(model, c.forward), perf::Direction::kBackward);
+      const perf::ModelResult& result = evaluation->result;
       if (result.error == perf::ModelError::kNotImplemented) continue;
-      if (result.ok()) apply_metrics(result, arch, row);
+      if (result.ok()) apply_metrics(result, evaluation->params_repr, arch, row);
     } else {
       row.category = perf::op_category(row.name, first_kernel);
     }

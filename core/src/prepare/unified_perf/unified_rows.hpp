@@ -45,5 +45,8 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
 
 // The model's params and metric columns on the row.
 void apply_metrics(const perf::ModelResult& result, const perf::Arch* arch, UnifiedRow& row);
+// The same with the params' repr already computed (ModelEvaluation::params_repr).
+void apply_metrics(const perf::ModelResult& result, std::string params_repr, const perf::Arch* arch,
+                   UnifiedRow& row);
 
 }  // namespace loupe::core::prepare::unified

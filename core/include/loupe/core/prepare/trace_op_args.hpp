@@ -8,7 +8,6 @@
 #include <string_view>
 
 #include "loupe/core/prepare/perf_model.hpp"
-#include "loupe/core/prepare/trace_arg_cache.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 #include "loupe/json_value.hpp"
@@ -26,9 +25,6 @@ Json trace_arg_json(const trace::TraceModel& model, trace::Uid uid, std::string_
 // tree (when given) the op's step annotation.
 perf::OpArgs trace_op_args(const trace::TraceModel& model, const trace::EventTree* tree,
                            trace::Uid uid, std::span<const trace::Uid> kernels);
-// The same, with the args values taken from `args` (parsed once per distinct text).
-perf::OpArgs trace_op_args(TraceArgCache& args, const trace::EventTree* tree, trace::Uid uid,
-                           std::span<const trace::Uid> kernels);
 
 // §3.6.1 has_model(e): a perf model exists for the op's name and, for the classes that check
 // the op's trace args (the inductor model), they describe the kernel.

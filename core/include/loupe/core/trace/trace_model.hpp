@@ -168,6 +168,11 @@ class TraceModel {
   std::vector<ArgPair> args(Uid uid) const;
   std::string arg_value_text(const ArgPair& pair) const;  // compact JSON text of the value
   std::optional<std::string> arg_text(Uid uid, std::string_view key) const;
+  // The first arg of that key, read in place (no allocation).
+  std::optional<ArgPair> find_arg(Uid uid, std::string_view key) const;
+  // The first arg of that key as an integer: its value text is a whole int64 literal; nullopt
+  // when absent or not one.
+  std::optional<std::int64_t> int_arg(Uid uid, std::string_view key) const;
 
   // Whether ts / dur was written as a JSON integer literal (see kTsInteger).
   bool ts_is_integer(Uid uid) const { return (events_[uid].flags & kTsInteger) != 0; }
