@@ -1,5 +1,8 @@
 #include "loupe/core/prepare/trace_op_args.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "json_text.hpp"
 
 namespace loupe::core::prepare {
@@ -20,6 +23,21 @@ void add_kernels_and_step(const trace::TraceModel& model, const trace::EventTree
     if (const auto annotation = tree->step_annotation(model, uid)) {
       args.step_annotation = std::string(*annotation);
     }
+  }
+  // A pseudo op's own args besides the shapes (trace/pseudo_ops.hpp): its top-k, gating and
+  // variant, which its model reads.
+  const std::string_view name = model.name(uid);
+  if (name.starts_with("pseudo") && model.arg_text(uid, "Pseudo op") == "true") {
+    Json extra = Json::object();
+    for (const trace::ArgPair& pair : model.args(uid)) {
+      const std::string_view key = model.str(pair.key);
+      if (key == "Pseudo op" || std::find(std::begin(kTraceArgKeys), std::end(kTraceArgKeys),
+                                          key) != std::end(kTraceArgKeys)) {
+        continue;
+      }
+      extra[std::string(key)] = parse_json_text(model.arg_value_text(pair));
+    }
+    args.pseudo_args = std::move(extra);
   }
 }
 
