@@ -290,3 +290,33 @@ TEST_CASE("DeepSeek-V4 paged decode: the mode and geometry from the attention op
     CHECK(args.pseudo_args.find("v4_H_Q")->as_int() == 64);
   }
 }
+
+TEST_CASE("a recognizer stops where TraceLens's extension raises, keeping what it made",
+          "[trace][pseudo][moe]") {
+  // Both matmul_ogs kernels replayed by one graph launch: the first pseudo op takes the launch;
+  // for the second the launch is no longer the MoE op's child (TraceLens's list.remove raises).
+  // The second op exists (UID taken) but sits outside the tree; the step continues.
+  TraceBuilder t;
+  t.cpu("vllm::moe_forward", 0, 400, R"({"Input Dims":[[32,3072],[32,32],[],[]]})");
+  t.raw(
+      R"({"ph":"X","cat":"cuda_runtime","name":"hipGraphLaunch","pid":1,"tid":1,"ts":100,"dur":5,)"
+      R"("args":{"correlation":500}},)"
+      R"({"ph":"X","cat":"kernel","name":"_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1_swiglu",)"
+      R"("pid":0,"tid":7,"ts":1000,"dur":10,"args":{"correlation":500,"stream":7}},)"
+      R"({"ph":"X","cat":"kernel","name":"_matmul_ogs_NNT_bf16xbf16xmxfp4_16x128x256x1",)"
+      R"("pid":0,"tid":7,"ts":1100,"dur":10,"args":{"correlation":500,"stream":7}})");
+  Built b = build(t.text());
+  const auto& m = b.loaded.model;
+  REQUIRE(b.report.runs.size() == 1);
+  CHECK(b.report.runs[0].outcome == tr::RecognizerOutcome::kFailed);
+  CHECK(b.report.runs[0].created == 2);
+  const tr::Uid up = static_cast<tr::Uid>(b.trace_events);
+  const tr::Uid op = uid_named(m, "vllm::moe_forward");
+  const tr::Uid launch = uid_named(m, "hipGraphLaunch");
+  CHECK(children(b.tree, op) == std::vector<tr::Uid>{up});
+  CHECK(children(b.tree, up) == std::vector<tr::Uid>{launch});
+  // The down op: parent link set, in no child list.
+  CHECK(m.name(up + 1) == "pseudo_op::moe_triton_unfused_down");
+  CHECK(b.tree.parent(up + 1) == op);
+  CHECK(arg(m, up, "MoE topk") == "4");  // no TopK op: TraceLens's default
+}
