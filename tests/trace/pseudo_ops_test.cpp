@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
+#include "loupe/core/prepare/call_stack.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/core/trace/pseudo_ops.hpp"
@@ -88,6 +89,10 @@ TEST_CASE("AITER fused MoE: the fmoe kernel's launch goes under a pseudo op", "[
   CHECK(m.detail(pseudo)->external_id == m.detail(fmoe)->correlation);
   CHECK_FALSE(has_ts(m, pseudo));
   CHECK(m.thread_name(m.event(pseudo).thread) == m.thread_name(m.event(op).thread));
+  // The kernel's call stack below the pseudo op: its launch's parent link skips the pseudo op, so
+  // TraceLens's upward walk runs to the root.
+  CHECK(loupe::core::prepare::frames_below(m, b.tree, pseudo, fmoe) ==
+        std::vector<std::string>{"vllm::moe_forward", "vllm::rocm_aiter_fused_moe"});
 }
 
 TEST_CASE("AITER fused MoE: no pseudo op without one fmoe kernel or vllm::moe_forward",
