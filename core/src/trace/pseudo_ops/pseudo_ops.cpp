@@ -95,10 +95,29 @@ std::vector<PseudoOpKind> select(const TraceModel& model, const pseudo::NameInde
   return kinds;
 }
 
+// Whether the trace names an op any recognizer starts from: without one, the name index (a sort
+// of every host event) is not built.
+bool may_select(const TraceModel& model) {
+  for (const std::string_view name :
+       {"vllm::moe_forward", "vllm::outplace_fused_experts", "aiter::fused_moe_",
+        "aiter::mla_decode_stage1_asm_fwd", "aiter::mla_prefill_ps_asm_fwd"}) {
+    if (model.strings().find(name) != kNoString) return true;
+  }
+  const StringPool& pool = model.strings();
+  for (std::size_t id = 0; id < pool.size(); ++id) {
+    if (pool.view(static_cast<StringId>(id)).find("sparse_attn_v4_paged_decode") !=
+        std::string_view::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 PseudoOpReport add_pseudo_ops(TraceModel& model, EventTree& tree, const PseudoOpOptions& options) {
   PseudoOpReport report;
+  if (!may_select(model)) return report;
   const pseudo::NameIndex names(model, tree);
   const std::vector<PseudoOpKind> kinds = select(model, names, options);
   // TraceLens's step loads a module for the paged-attention ops that its checkout does not

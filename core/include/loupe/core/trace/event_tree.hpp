@@ -80,7 +80,8 @@ class EventTree {
 
   // Edits after the build, for ops synthesized above existing nodes (trace/pseudo_ops.hpp).
   // Each edit changes only what it names: a child list does not update the children's parent
-  // links, nor the CPU-root list, unless the caller says so. A GPU op keeps its link order.
+  // links, nor the CPU-root list, unless the caller says so. A GPU op keeps its link order. An
+  // edit invalidates the spans children() returned before it.
   // A node for an event just appended to the model (`node` == node_count()), no children.
   void add_node(Uid node, Uid parent);
   void append_child(Uid parent, Uid child);

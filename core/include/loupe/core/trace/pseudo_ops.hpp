@@ -54,8 +54,9 @@ struct RecognizerRun {
 };
 
 struct PseudoOpReport {
-  // A paged-attention op (`_rocm_C::paged_attention`, `aiter::paged_attention_v1`) in the
-  // trace: TraceLens's extension step fails as a whole there, so no pseudo op is created.
+  // A paged-attention op (`_rocm_C::paged_attention`, `aiter::paged_attention_v1`) in a trace
+  // with ops to recognize: TraceLens's extension step fails as a whole there, so no pseudo op
+  // is created.
   bool blocked_by_paged_attention = false;
   std::vector<RecognizerRun> runs;  // the recognizers the trace's op names selected, in order
   std::size_t created() const;
