@@ -26,8 +26,8 @@ class TraceBuilder {
 };
 
 // vllm::moe_forward > vllm::rocm_aiter_fused_moe (sequence number 77; hidden [4, 64] bf16, FP8
-// weights [8, 256, 64] and [8, 64, 128], top-k weights and ids [4, 2]) launching a sorting kernel and the fused kernel
-// `aiter::fmoe_g1u1_bf16` (twice when `two_fused`).
+// weights [8, 256, 64] and [8, 64, 128], top-k weights and ids [4, 2]) launching a sorting kernel
+// and the fused kernel `aiter::fmoe_g1u1_bf16` (twice when `two_fused`).
 std::string aiter_fused_moe_events(bool two_fused);
 std::string aiter_fused_moe_trace(bool two_fused);
 // vllm::moe_forward over 32 tokens of hidden 3072 routed to 4 of 32 experts: its TopK, the
