@@ -85,6 +85,21 @@ TEST_CASE("numpy argsort quicksort sorts long inputs (partition + insertion sort
                                               10, 11, 12, 13, 14, 15, 16, 17, 18, 19});
 }
 
+TEST_CASE("argsort partitions from 17 elements on, as numpy 1.24 does", "[prepare][ops_tables]") {
+  // numpy's SMALL_QUICKSORT is 15: a range of 16 elements is insertion-sorted (ties keep their
+  // order), one of 17 is partitioned first. Orders taken from numpy 1.24.2's argsort.
+  CHECK(np::argsort_quicksort(std::vector<double>(16, 1.0)) ==
+        std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
+  CHECK(np::argsort_quicksort(std::vector<double>(17, 1.0)) ==
+        std::vector<std::size_t>{0, 14, 13, 12, 11, 10, 9, 15, 8, 6, 5, 4, 3, 2, 1, 7, 16});
+  // ops_summary of a 26-op trace with integer kernel times (pandas' sort_values, descending).
+  const std::vector<double> sums = {23, 29, 21, 17, 23, 19, 17, 21, 25, 27, 27, 21, 46,
+                                    29, 27, 19, 17, 25, 23, 65, 23, 25, 40, 25, 27, 63};
+  CHECK(pd::sort_values_order(sums, false) ==
+        std::vector<std::size_t>{19, 25, 12, 22, 1, 13, 14, 9, 10, 24, 17, 8, 21,
+                                 23, 20, 18, 0,  4, 7,  11, 2, 15, 5,  6,  3, 16});
+}
+
 TEST_CASE("sort_values ties follow numpy's unstable quicksort (learned from b200_eager)",
           "[prepare][ops_tables]") {
   // ops_summary.csv of b200_eager: 18 groups in name order (groupby sorts keys), then

@@ -151,6 +151,20 @@ TEST_CASE("batch norm backward keeps float flops", "[perf_model]") {
   CHECK(model_param(r, "output_mask") == "[True]");
 }
 
+TEST_CASE("instance norm backward has no model, whatever its args", "[perf_model]") {
+  // TraceLens's class raises NotImplementedError before reading the args: the row is dropped
+  // (not kept without metrics), with or without shapes.
+  for (const char* name :
+       {"aten::instance_norm_backward", "aten::native_instance_norm_backward",
+        "aten::miopen_instance_norm_backward", "aten::cudnn_instance_norm_backward"}) {
+    INFO(name);
+    CHECK(perf::evaluate(name, perf::OpArgs{}).error == perf::ModelError::kNotImplemented);
+    CHECK(perf::evaluate(name, make_args("[[4,8,16,16],[8]]", R"(["float","float"])",
+                                         "[[2048,256,16,1],[1]]", R"(["",""])"))
+              .error == perf::ModelError::kNotImplemented);
+  }
+}
+
 TEST_CASE("reduce: Kineto's string dims always model a scalar output", "[perf_model]") {
   const auto args =
       make_args("[[10,512,7,7],[],[],[]]", R"(["c10::BFloat16","ScalarList","Scalar",""])",

@@ -77,10 +77,17 @@ TEST_CASE("moe_sorting_fwd: a real aiter layout", "[perf_model][moe_aux]") {
 }
 
 TEST_CASE("moe_sorting_fwd: missing dtypes and dims", "[perf_model][moe_aux]") {
-  // An operand past the end of Input type has dtype None: the byte count fails.
+  // An operand past the end of Input type has dtype None: it counts no bytes (name2bpe(None) is
+  // None), but it is an operand and its elements count for the flops.
   const auto short_types =
       perf::evaluate("aiter::moe_sorting_fwd", make_args("[[4,8],[],[16]]", R"(["int","Scalar"])"));
-  CHECK(short_types.error == perf::ModelError::kFailed);
+  REQUIRE(short_types.ok());
+  CHECK(perf::params_repr(short_types.params) == "{'operands': [((4, 8), 'int'), ((16,), None)]}");
+  CHECK(short_types.flops.to_double() == 32.0);
+  CHECK(short_types.bytes->to_double() == 128.0);  // 32 int32 elements
+  // A dtype that is not a string cannot be looked up: the model fails.
+  CHECK(perf::evaluate("aiter::moe_sorting_fwd", make_args("[[4,8]]", "[7]")).error ==
+        perf::ModelError::kFailed);
   // Only unknown dtypes: bytes None.
   const auto unknown =
       perf::evaluate("aiter::moe_sorting_fwd", make_args("[[4,8]]", R"(["bool"])"));

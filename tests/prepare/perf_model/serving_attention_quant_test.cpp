@@ -157,6 +157,13 @@ TEST_CASE("gated delta net: recurrent state per value head, no KV cache",
     CHECK(bytes(r) == 5.0 * 4 * (16 + 64 + 2) * 2);  // 2 bytes per element
     CHECK(model_param(r, "d_h_qk") == "16");
     CHECK(model_param(r, "H_K") == "2");
+    // Without a step label with token counts the class raises NotImplementedError (the row is
+    // dropped), not a failure that would keep it without metrics.
+    perf::OpArgs unlabeled = args;
+    unlabeled.step_annotation.reset();
+    CHECK(evaluate_forward(name, unlabeled).error == perf::ModelError::kNotImplemented);
+    unlabeled.step_annotation = "NA";
+    CHECK(evaluate_forward(name, unlabeled).error == perf::ModelError::kNotImplemented);
   }
 }
 

@@ -119,11 +119,16 @@ TEST_CASE("inductor kernel names: segmentation quirks", "[perf_model][triton]") 
     REQUIRE(r.ok());
     return model_param(r, "fused_ops");
   };
-  // After an op every underscore is stripped, so a following "_to_copy" loses its leading
-  // underscore and is read as "to" then "copy".
-  CHECK(ops("triton_poi_fused_add__to_copy_mul_1") == "aten.add, aten.to, aten.copy, aten.mul");
-  // Words that start no known op name are skipped one by one.
-  CHECK(ops("triton_poi_fused_frobnicate_relu_2") == "aten.relu");
+  // The words are segmented into known op names: an op may start with an empty word
+  // ("_to_copy") or span several ("all_to_all_single"), and the longest op wins ("_add_relu",
+  // not "add" after an empty word, which is no op).
+  CHECK(ops("triton_poi_fused_add__to_copy_mul_1") == "aten.add, aten._to_copy, aten.mul");
+  CHECK(ops("triton_poi_fused__add_relu_0") == "aten._add_relu");
+  CHECK(ops("triton_poi_fused_all_to_all_single_mul_4") == "aten.all_to_all_single, aten.mul");
+  CHECK(ops("triton_red_fused_native_layer_norm_native_layer_norm_backward_3") ==
+        "aten.native_layer_norm, aten.native_layer_norm_backward");
+  // A word that belongs to no op leaves the name without a full segmentation: no ops at all.
+  CHECK(ops("triton_poi_fused_frobnicate_relu_2").empty());
   // Without "fused_<ops>_<n>" there are no fused ops, hence no flops.
   CHECK(ops("triton_per_fused_7").empty());
   const auto bare =

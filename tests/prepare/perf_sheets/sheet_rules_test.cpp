@@ -104,7 +104,34 @@ TEST_CASE("param columns follow first appearance over the rows; absent params gr
   CHECK(table.columns[1] == "param: M");
   CHECK(table.columns[2] == "param: B");
   CHECK(table.columns[3] == "num_kernels");
-  CHECK(column(table, "param: B") == std::vector<std::string>{"3", "nan"});
+  // An int column with a gap is float64 in pandas, so its str() is "3.0" next to the gap's "nan".
+  CHECK(column(table, "param: B") == std::vector<std::string>{"3.0", "nan"});
+  CHECK(column(table, "param: M") == std::vector<std::string>{"8", "8"});
+}
+
+TEST_CASE("param columns take the dtype pandas gives them", "[prepare][perf_sheets]") {
+  // Ints next to a None or a float are float64 ("8.0", None as "nan"); Nones with a gap too; a
+  // column of Nones alone, or of ints next to a bool or a string, stays object.
+  std::vector<sh::SheetRow> rows;
+  rows.push_back(row(5, "op_a",
+                     {{"int_none", PyValue(std::int64_t{8})},
+                      {"int_float", PyValue(std::int64_t{2})},
+                      {"none_gap", PyValue()},
+                      {"only_none", PyValue()},
+                      {"int_bool", PyValue(std::int64_t{1})}},
+                     2.0, false));
+  rows.push_back(row(7, "op_b",
+                     {{"int_none", PyValue()},
+                      {"int_float", PyValue(0.5)},
+                      {"only_none", PyValue()},
+                      {"int_bool", PyValue(true)}},
+                     4.0, false));
+  const auto table = sh::summarize_sheet_rows(rows);  // op_b first: more kernel time
+  CHECK(column(table, "param: int_none") == std::vector<std::string>{"nan", "8.0"});
+  CHECK(column(table, "param: int_float") == std::vector<std::string>{"0.5", "2.0"});
+  CHECK(column(table, "param: none_gap") == std::vector<std::string>{"nan", "nan"});
+  CHECK(column(table, "param: only_none") == std::vector<std::string>{"None", "None"});
+  CHECK(column(table, "param: int_bool") == std::vector<std::string>{"True", "1"});
 }
 
 TEST_CASE("groups split by kernel count, sort by kernel time then first UID",

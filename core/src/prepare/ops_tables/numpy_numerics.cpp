@@ -17,7 +17,9 @@ namespace {
 // numpy's float `less`: NaN sorts after every number.
 bool nan_last_less(double a, double b) { return a < b || (b != b && a == a); }
 
-constexpr std::ptrdiff_t kSmallQuicksort = 16;
+// npysort_common.h: partitions of more than SMALL_QUICKSORT + 1 elements are split, the rest
+// insertion-sorted.
+constexpr std::ptrdiff_t kSmallQuicksort = 15;
 
 // aheapsort_: heap sort of index range [first, first + n) by v.
 void arg_heapsort(const std::vector<double>& v, std::size_t* first, std::ptrdiff_t n) {

@@ -147,9 +147,20 @@ ConvParams read_conv_bias(const OpArgs& args) {
 
 FamilyOutput conv_model(ModelClass model, std::string_view /*name*/, const OpArgs& args,
                         Direction direction) {
-  const bool is_bwd_op = model == ModelClass::kAtenConvBwd;
-  const ConvParams p =
-      model == ModelClass::kConvBias ? read_conv_bias(args) : read_aten_conv(args, is_bwd_op);
+  const bool is_bwd_op = model == ModelClass::kAtenConvBwd || model == ModelClass::kConvBiasBwd;
+  ConvParams p;
+  if (model == ModelClass::kConvBias) {
+    p = read_conv_bias(args);
+  } else if (model == ModelClass::kConvBiasBwd) {
+    // TraceLens's class takes every parameter from the forward op of the same sequence number
+    // and has no numbers without it.
+    if (args.forward == nullptr) {
+      fail("no forward ConvBias op with the backward op's sequence number");
+    }
+    p = read_conv_bias(*args.forward);
+  } else {
+    p = read_aten_conv(args, is_bwd_op);
+  }
   const std::size_t ndims = p.x.size() - 2;
   const auto& dt = p.dtypes.items();
   const char* conv_nd = p.x.size() == 3   ? "conv1d"

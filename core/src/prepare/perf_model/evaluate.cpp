@@ -48,6 +48,7 @@ FamilyOutput run_family(const ModelInfo& info, std::string_view name, const OpAr
     case ModelClass::kAtenConv:
     case ModelClass::kAtenConvBwd:
     case ModelClass::kConvBias:
+    case ModelClass::kConvBiasBwd:
       return detail::conv_model(info.model_class, name, args, direction);
     case ModelClass::kSdpaFlash:
     case ModelClass::kSdpaEfficient:

@@ -277,8 +277,13 @@ void set_precision(FamilyOutput& out, const std::string& dtype) {
 }
 
 // Gated delta net: mixed_qkv [T, 2 H_K d_k + H_V d_v], b [T, H_V], a, out [T, H_V, d_v].
-FamilyOutput gated_delta_net(std::string_view name, const OpArgs& args, Direction direction) {
-  const StepTokenCounts c = counts_of(name, args);
+FamilyOutput gated_delta_net(std::string_view /*name*/, const OpArgs& args, Direction direction) {
+  // Unlike the other step-reading classes, TraceLens's GDN class does not catch the annotation
+  // parser's NotImplementedError: without a step label with token counts the row is dropped.
+  const auto labeled =
+      args.step_annotation ? trace::step_token_counts(*args.step_annotation) : std::nullopt;
+  if (!labeled) not_implemented("attention without sq/sk annotation is not supported");
+  const StepTokenCounts c = *labeled;
   const Json& dims = required(args.input_dims, "Input Dims");
   const Shape qkv = dims_at(dims, 0, "mixed_qkv");
   const Shape b = dims_at(dims, 1, "b");

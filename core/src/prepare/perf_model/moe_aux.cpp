@@ -130,11 +130,13 @@ FamilyOutput moe_aux_model(ModelClass model, std::string_view name, const OpArgs
   }
   out.flops = I(largest_elems);
 
-  // bytes: every operand whose dtype has a known size; a missing or non-string dtype makes
-  // the size lookup fail (name2bpe lower-cases it); a zero total is None.
+  // bytes: every operand whose dtype has a known size; an operand without a dtype (the types
+  // list is shorter, or null) counts nothing, a dtype that is not a string makes the size
+  // lookup fail (name2bpe lower-cases it); a zero total is None.
   PyInt total = 0;
   for (const auto& op : operands) {
-    if (op.dtype == nullptr || !op.dtype->is_string()) fail("operand dtype is not a string");
+    if (op.dtype == nullptr || op.dtype->is_null()) continue;
+    if (!op.dtype->is_string()) fail("operand dtype is not a string");
     if (const auto bpe = bytes_per_element(op.dtype->as_string())) total += prod(op.shape) * *bpe;
   }
   if (total > 0) out.bytes = I(total);

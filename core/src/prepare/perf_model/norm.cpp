@@ -1,5 +1,5 @@
-// Normalization models (docs/contracts/trace_model.md §3.9.8): batch/layer/group/instance/RMS norm and their
-// backward ops.
+// Normalization models (docs/contracts/trace_model.md §3.9.8): batch/layer/group/instance/RMS norm
+// and their backward ops.
 #include "model_support.hpp"
 
 namespace loupe::core::prepare::perf::detail {
@@ -27,6 +27,10 @@ PyNumber prod_of_list(std::string_view text) {
 }
 
 NormParams parse(ModelClass model, std::string_view name, const OpArgs& args) {
+  // TraceLens's InstanceNormBwd raises before it reads any argument.
+  if (model == ModelClass::kInstanceNormBwd) {
+    not_implemented("Backward pass for InstanceNorm is not defined.");
+  }
   const Json& dims = required(args.input_dims, "Input Dims");
   const Json& types = required(args.input_types, "Input type");
   const Json& strides = required(args.input_strides, "Input Strides");
@@ -98,8 +102,6 @@ NormParams parse(ModelClass model, std::string_view name, const OpArgs& args) {
       p.is_training = !concrete(5).empty();
       p.num_channels = I(channel_dim());
       break;
-    case ModelClass::kInstanceNormBwd:
-      not_implemented("Backward pass for InstanceNorm is not defined.");
     case ModelClass::kRmsNorm:
       p.is_affine = is_not_none(dims, 2, "Input Dims");
       p.num_channels = prod_of_list(concrete(1));

@@ -472,6 +472,14 @@ const ModelInfo* find_model(std::string_view op_name) {
 
 bool has_model(std::string_view op_name) { return find_model(op_name) != nullptr; }
 
+std::optional<std::string_view> forward_op_name(std::string_view backward_op_name) {
+  // The fused ConvBias ops record no shapes on their backward op; its model reads the forward
+  // op's (docs/deviations.md, "ConvBias backward").
+  if (backward_op_name == "ConvBias_Backward") return "ConvBias_";
+  if (backward_op_name == "ConvBiasReLU_Backward") return "ConvBiasReLU_";
+  return std::nullopt;
+}
+
 std::optional<std::string_view> category_only(std::string_view op_name) {
   const auto& index = category_only_index();
   const auto it = index.find(op_name);

@@ -54,16 +54,32 @@ perf::OpArgs trace_op_args(const trace::TraceModel& model, const trace::EventTre
   return args;
 }
 
-perf::OpArgs trace_op_args(TraceArgCache& args_cache, const trace::EventTree* tree, trace::Uid uid,
-                           std::span<const trace::Uid> kernels) {
-  perf::OpArgs args;
+namespace {
+
+// The four shape/type columns of `uid` from the cache.
+void add_shape_args(TraceArgCache& args_cache, trace::Uid uid, perf::OpArgs& args) {
   const auto found = args_cache.find(uid, kTraceArgKeys);
   Json* fields[] = {&args.input_dims, &args.input_types, &args.input_strides,
                     &args.concrete_inputs};
   for (std::size_t i = 0; i < found.size(); ++i) {
     if (found[i] != nullptr) *fields[i] = found[i]->value;
   }
+}
+
+}  // namespace
+
+perf::OpArgs trace_op_args(TraceArgCache& args_cache, const trace::EventTree* tree, trace::Uid uid,
+                           std::span<const trace::Uid> kernels) {
+  perf::OpArgs args;
+  add_shape_args(args_cache, uid, args);
   add_kernels_and_step(args_cache.model(), tree, uid, kernels, args);
+  if (const auto forward_name = perf::forward_op_name(args_cache.model().name(uid))) {
+    if (const auto forward = args_cache.forward_ops().find(uid, *forward_name)) {
+      auto forward_args = std::make_shared<perf::OpArgs>();
+      add_shape_args(args_cache, *forward, *forward_args);
+      args.forward = std::move(forward_args);
+    }
+  }
   return args;
 }
 

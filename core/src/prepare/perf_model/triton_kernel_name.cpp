@@ -4,253 +4,21 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <iterator>
+#include <optional>
 #include <utility>
 
 namespace loupe::core::prepare::perf::detail {
 namespace {
 
-// Op names (ATen and prims, without namespace) that inductor writes into fused kernel names.
-// Longer names must win over their prefixes ("bitwise_and" over a skipped "bitwise"), so the
-// list is only used through longest-first matching.
-constexpr std::array kOpNames = std::to_array<std::string_view>({
-    // pointwise arithmetic and math
-    "abs",
-    "acos",
-    "acosh",
-    "add",
-    "addcdiv",
-    "addcmul",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "ceil",
-    "clamp",
-    "clamp_max",
-    "clamp_min",
-    "copysign",
-    "cos",
-    "cosh",
-    "div",
-    "erf",
-    "erfc",
-    "erfinv",
-    "exp",
-    "exp2",
-    "expm1",
-    "floor",
-    "floor_divide",
-    "fmod",
-    "frac",
-    "hypot",
-    "lerp",
-    "lgamma",
-    "log",
-    "log10",
-    "log1p",
-    "log2",
-    "logit",
-    "maximum",
-    "minimum",
-    "mul",
-    "nan_to_num",
-    "neg",
-    "nextafter",
-    "pow",
-    "reciprocal",
-    "remainder",
-    "round",
-    "rsqrt",
-    "rsub",
-    "sign",
-    "signbit",
-    "sin",
-    "sinh",
-    "sqrt",
-    "square",
-    "sub",
-    "tan",
-    "tanh",
-    "trunc",
-    "xlogy",
-    // activations and their gradients
-    "celu",
-    "elu",
-    "elu_backward",
-    "gelu",
-    "gelu_backward",
-    "glu",
-    "hardsigmoid",
-    "hardsigmoid_backward",
-    "hardswish",
-    "hardswish_backward",
-    "hardtanh",
-    "hardtanh_backward",
-    "leaky_relu",
-    "leaky_relu_backward",
-    "log_sigmoid_backward",
-    "log_sigmoid_forward",
-    "mish",
-    "mish_backward",
-    "relu",
-    "relu6",
-    "sigmoid",
-    "sigmoid_backward",
-    "silu",
-    "silu_backward",
-    "softplus",
-    "softplus_backward",
-    "tanh_backward",
-    "threshold",
-    "threshold_backward",
-    // comparisons, logic, bit operations
-    "bitwise_and",
-    "bitwise_left_shift",
-    "bitwise_not",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "eq",
-    "ge",
-    "gt",
-    "isinf",
-    "isnan",
-    "isneginf",
-    "isposinf",
-    "le",
-    "logical_and",
-    "logical_not",
-    "logical_or",
-    "logical_xor",
-    "lt",
-    "ne",
-    "where",
-    // reductions, scans, normalization
-    "all",
-    "amax",
-    "amin",
-    "any",
-    "argmax",
-    "argmin",
-    "cummax",
-    "cummin",
-    "cumprod",
-    "cumsum",
-    "logsumexp",
-    "max",
-    "mean",
-    "min",
-    "native_batch_norm",
-    "native_batch_norm_backward",
-    "native_group_norm",
-    "native_group_norm_backward",
-    "native_layer_norm",
-    "native_layer_norm_backward",
-    "norm",
-    "prod",
-    "std",
-    "sum",
-    "var",
-    "var_mean",
-    "_softmax",
-    "_softmax_backward_data",
-    "_log_softmax",
-    "_log_softmax_backward_data",
-    "_fused_rms_norm",
-    "_fused_rms_norm_backward",
-    "prepare_softmax_online",
-    "nll_loss_forward",
-    "nll_loss_backward",
-    "mse_loss",
-    "mse_loss_backward",
-    // creation, copies, dtype conversion
-    "_to_copy",
-    "arange",
-    "bernoulli",
-    "clone",
-    "convert_element_type",
-    "copy",
-    "copy_",
-    "empty",
-    "fill",
-    "fill_",
-    "full",
-    "full_like",
-    "iota",
-    "lift_fresh",
-    "lift_fresh_copy",
-    "native_dropout",
-    "native_dropout_backward",
-    "new_zeros",
-    "ones",
-    "ones_like",
-    "rand",
-    "rand_like",
-    "randint",
-    "randn",
-    "scalar_tensor",
-    "zeros",
-    "zeros_like",
-    // views and layout
-    "_unsafe_view",
-    "alias",
-    "as_strided",
-    "cat",
-    "constant_pad_nd",
-    "expand",
-    "flip",
-    "permute",
-    "reflection_pad2d",
-    "repeat",
-    "reshape",
-    "roll",
-    "select",
-    "select_scatter",
-    "slice",
-    "slice_scatter",
-    "split",
-    "split_with_sizes",
-    "squeeze",
-    "stack",
-    "t",
-    "to",
-    "transpose",
-    "unbind",
-    "unsqueeze",
-    "view",
-    "view_as_complex",
-    "view_as_real",
-    // indexing
-    "_unsafe_index",
-    "_unsafe_index_put",
-    "embedding",
-    "embedding_dense_backward",
-    "gather",
-    "index",
-    "index_add",
-    "index_put",
-    "index_select",
-    "masked_fill",
-    "scatter",
-    "scatter_add",
-    "scatter_reduce",
-    "sort",
-    "topk",
-    // pooling, resampling, matmul-adjacent
-    "_adaptive_avg_pool2d",
-    "_adaptive_avg_pool2d_backward",
-    "avg_pool2d",
-    "avg_pool2d_backward",
-    "max_pool2d_with_indices",
-    "max_pool2d_with_indices_backward",
-    "upsample_bilinear2d",
-    "upsample_nearest2d",
-    "addmm",
-    "bmm",
-    "convolution",
-    "mm",
-});
+// Op names (without namespace) inductor can write into a fused kernel's name, sorted.
+constexpr std::string_view kOpNames[] = {
+#include "known_aten_ops.inc"
+};
+
+bool known_op(std::string_view name) {
+  return std::binary_search(std::begin(kOpNames), std::end(kOpNames), name);
+}
 
 // Per-element flop charge of the ops the model prices; the rest cost nothing.
 constexpr std::array kFlopsPerElement = std::to_array<std::pair<std::string_view, int>>({
@@ -260,13 +28,6 @@ constexpr std::array kFlopsPerElement = std::to_array<std::pair<std::string_view
     {"aten.sum", 1},  {"aten.var", 2},   {"aten.abs", 1},  {"aten.neg", 1},  {"aten.reciprocal", 2},
     {"aten.ne", 1},   {"aten.eq", 1},    {"aten.lt", 1},   {"aten.gt", 1},
 });
-
-std::vector<std::string_view> longest_first() {
-  std::vector<std::string_view> names(kOpNames.begin(), kOpNames.end());
-  std::stable_sort(names.begin(), names.end(),
-                   [](std::string_view a, std::string_view b) { return a.size() > b.size(); });
-  return names;
-}
 
 // `<ops>` of `triton_{poi,red,per}_fused_<ops>_<digits>`, or empty.
 std::string_view fused_part(std::string_view name) {
@@ -289,24 +50,39 @@ std::string_view fused_part(std::string_view name) {
 }  // namespace
 
 std::vector<std::string> inductor_fused_ops(std::string_view kernel_name) {
-  static const std::vector<std::string_view> names = longest_first();
-  std::vector<std::string> ops;
-  std::string_view remaining = fused_part(kernel_name);
-  while (!remaining.empty()) {
-    const auto known = std::find_if(names.begin(), names.end(), [&](std::string_view op) {
-      return remaining.starts_with(op) &&
-             (remaining.size() == op.size() || remaining[op.size()] == '_');
-    });
-    if (known != names.end()) {
-      ops.push_back(std::string("aten.").append(*known));
-      remaining.remove_prefix(known->size());
-      // Every separating underscore goes, including the leading one of a next "_op".
-      while (remaining.starts_with('_')) remaining.remove_prefix(1);
-      continue;
-    }
-    const auto next = remaining.find('_');
-    remaining = next == std::string_view::npos ? std::string_view() : remaining.substr(next + 1);
+  // The underscore-separated words of `<ops>`; an op may span several ("all_to_all_single") and
+  // start with an empty word ("_to_copy").
+  std::vector<std::string_view> words;
+  std::string_view rest = fused_part(kernel_name);
+  if (rest.empty()) return {};
+  for (;;) {
+    const auto underscore = rest.find('_');
+    words.push_back(rest.substr(0, underscore));
+    if (underscore == std::string_view::npos) break;
+    rest.remove_prefix(underscore + 1);
   }
+  // reach[i]: the longest known op ending at word i whose start is reachable from the first word
+  // (its start index), or nullopt. A segmentation of all words is read back from the end, longest
+  // op first; a name with no full segmentation names no op.
+  const std::string_view ops_text = fused_part(kernel_name);
+  std::vector<std::size_t> offset(words.size() + 1, 0);  // character offset of each word
+  for (std::size_t w = 0; w < words.size(); ++w) offset[w + 1] = offset[w] + words[w].size() + 1;
+  std::vector<std::optional<std::size_t>> reach(words.size() + 1);
+  reach[0] = 0;
+  for (std::size_t i = 1; i <= words.size(); ++i) {
+    for (std::size_t j = 0; j < i && !reach[i]; ++j) {  // the smallest j is the longest op
+      if (!reach[j]) continue;
+      if (known_op(ops_text.substr(offset[j], offset[i] - offset[j] - 1))) reach[i] = j;
+    }
+  }
+  if (!reach[words.size()]) return {};
+  std::vector<std::string> ops;
+  for (std::size_t end = words.size(); end > 0; end = *reach[end]) {
+    const std::size_t begin = *reach[end];
+    ops.push_back(std::string("aten.").append(
+        ops_text.substr(offset[begin], offset[end] - offset[begin] - 1)));
+  }
+  std::reverse(ops.begin(), ops.end());
   return ops;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "loupe/core/prepare/pandas_numerics.hpp"
+#include "loupe/python_format.hpp"
 
 namespace loupe::core::prepare::sheets {
 namespace {
@@ -29,14 +30,55 @@ std::vector<std::string> param_keys(const std::vector<SheetRow>& rows) {
   return keys;
 }
 
-// astype(str) of each param cell; a row without the key holds NaN -> "nan".
-std::vector<std::string> param_strings(const SheetRow& row, const std::vector<std::string>& keys) {
-  std::vector<std::string> out;
+// Whether pandas makes the `param: *` column a float64 one when it builds the DataFrame from the
+// rows' dicts: every value present is a number (a bool is not) or None, and a row lacks the key,
+// or a float is among them, or an int sits next to a None. Its ints then print as floats and its
+// Nones as "nan" (a column of Nones alone stays object: "None").
+std::vector<bool> float_param_columns(const std::vector<SheetRow>& rows,
+                                      const std::vector<std::string>& keys) {
+  std::vector<bool> out;
   out.reserve(keys.size());
   for (const auto& key : keys) {
+    bool numbers = true, has_int = false, has_float = false, has_none = false, has_gap = false;
+    for (const SheetRow& row : rows) {
+      const auto it = std::find_if(row.params.begin(), row.params.end(),
+                                   [&](const auto& p) { return p.first == key; });
+      if (it == row.params.end()) {
+        has_gap = true;
+      } else if (it->second.is_none()) {
+        has_none = true;
+      } else if (it->second.is_int()) {
+        has_int = true;
+      } else if (it->second.is_float()) {
+        has_float = true;
+      } else {
+        numbers = false;
+      }
+    }
+    out.push_back(numbers && (has_gap || has_float || (has_int && has_none)));
+  }
+  return out;
+}
+
+// astype(str) of each param cell; a row without the key holds NaN -> "nan", and so does None in
+// a float64 column, whose ints print as floats ("128.0").
+std::vector<std::string> param_strings(const SheetRow& row, const std::vector<std::string>& keys,
+                                       const std::vector<bool>& float_columns) {
+  std::vector<std::string> out;
+  out.reserve(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) {
     const auto it = std::find_if(row.params.begin(), row.params.end(),
-                                 [&](const auto& p) { return p.first == key; });
-    out.push_back(it == row.params.end() ? "nan" : it->second.str());
+                                 [&](const auto& p) { return p.first == keys[k]; });
+    const bool gap = it == row.params.end() || (float_columns[k] && it->second.is_none());
+    if (gap) {
+      out.emplace_back("nan");
+    } else if (!float_columns[k]) {
+      out.push_back(it->second.str());
+    } else {
+      const double value =
+          it->second.is_int() ? static_cast<double>(it->second.as_int()) : it->second.as_float();
+      out.push_back(py::float_repr(value));
+    }
   }
   return out;
 }
@@ -189,6 +231,7 @@ SheetTable summarize_sheet_rows(const std::vector<SheetRow>& rows) {
   if (rows.empty()) return table;
   Layout layout;
   layout.params = param_keys(rows);
+  const std::vector<bool> float_columns = float_param_columns(rows, layout.params);
   layout.roofline = std::any_of(rows.begin(), rows.end(), [](const SheetRow& r) {
     return r.metrics.roofline_time_us.has_value();
   });
@@ -199,7 +242,7 @@ SheetTable summarize_sheet_rows(const std::vector<SheetRow>& rows) {
   std::map<std::string, std::size_t> index;
   for (std::size_t r = 0; r < rows.size(); ++r) {
     Group g;
-    g.params = param_strings(rows[r], layout.params);
+    g.params = param_strings(rows[r], layout.params, float_columns);
     g.num_kernels = std::to_string(rows[r].kernel_details.size());
     std::string key = rows[r].name;
     for (const auto& p : g.params) key.append("\x1f").append(p);

@@ -36,7 +36,10 @@ void fill_identity(TraceArgCache& args, UnifiedRow& row) {
     if (found[i] == nullptr) continue;
     if (const std::string* str = TraceArgCache::python_str(*found[i], true)) row.args[i] = *str;
   }
-  row.duration_us = {model.dur_us(row.source), model.dur_is_integer(row.source)};
+  row.has_duration = (e.flags & trace::kHasDur) != 0;
+  if (row.has_duration) {
+    row.duration_us = {model.dur_us(row.source), model.dur_is_integer(row.source)};
+  }
 }
 
 }  // namespace

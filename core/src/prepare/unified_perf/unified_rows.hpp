@@ -23,6 +23,7 @@ struct UnifiedRow {
   std::string name, category, process_name, process_label, thread_name;
   std::optional<std::string> args[4];  // str() of Input Dims/type/Strides/Concrete Inputs
   PyNumber duration_us;                // the op's CPU duration
+  bool has_duration = true;            // false for an op without one (a pseudo op above a launch)
   std::vector<trace::Uid> gpu_events;  // §2.6 order
   std::vector<KernelDetail> kernel_details;
   PyNumber kernel_time_us;  // busy time of gpu_events

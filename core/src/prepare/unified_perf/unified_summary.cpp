@@ -146,6 +146,9 @@ std::vector<std::string> header(const Layout& layout) {
 }
 
 CsvValue real_or_empty(double v) { return std::isnan(v) ? CsvValue::empty() : CsvValue::real(v); }
+CsvValue number_or_empty(const PyNumber& n) {
+  return std::isnan(n.value) ? CsvValue::empty() : CsvValue::number(n);
+}
 
 }  // namespace
 
@@ -191,8 +194,15 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
     }
     lca_summaries = comparison->lca_summaries(kernel_to_group, groups.size());
   }
-  const bool duration_int = std::all_of(rows.begin(), rows.end(),
-                                        [](const UnifiedRow& r) { return r.duration_us.is_int; });
+  // pandas' dtype of the duration column: int64 when every op has an int duration, object (whose
+  // empty sums are the int 0) when none has one, float64 otherwise. Missing durations are skipped
+  // by every statistic, so a group without any has sum 0 and no mean, median, min or max.
+  const bool no_duration =
+      std::none_of(rows.begin(), rows.end(), [](const UnifiedRow& r) { return r.has_duration; });
+  const bool duration_int =
+      no_duration || std::all_of(rows.begin(), rows.end(), [](const UnifiedRow& r) {
+        return r.has_duration && r.duration_us.is_int;
+      });
   const bool kernel_int = std::all_of(rows.begin(), rows.end(),
                                       [](const UnifiedRow& r) { return r.kernel_time_us.is_int; });
 
@@ -212,7 +222,7 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
     const UnifiedRow* template_row = nullptr;
     for (const std::size_t r : g.rows) {
       const UnifiedRow& row = rows[r];
-      durations.push_back(row.duration_us.value);
+      if (row.has_duration) durations.push_back(row.duration_us.value);
       kernel_times.push_back(row.kernel_time_us.value);
       const auto metric = [&](double v) { return row.has_metrics ? v : kNaN; };
       gflops.push_back(metric(row.gflops));
@@ -267,8 +277,8 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
       c.insert(c.end(), extra.begin(), extra.end());
     }
     c.push_back(real_or_empty(dur.median));
-    c.push_back(CsvValue::number(dur.min));
-    c.push_back(CsvValue::number(dur.max));
+    c.push_back(number_or_empty(dur.min));
+    c.push_back(number_or_empty(dur.max));
     if (layout.metrics) {
       for (const double v : {tb.median, tb.min, tb.max, tf.median, tf.min, tf.max}) {
         c.push_back(real_or_empty(v));

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -236,7 +237,15 @@ struct OpArgs {
   // ("MoE topk", "MoE GEMM gated", the DeepSeek-V4 decode's "v4_*"), as a JSON object; null
   // for trace ops. trace_op_args() fills it for the pseudo ops of trace/pseudo_ops.hpp.
   Json pseudo_args;
+  // For the backward ops whose parameters come from their forward op (forward_op_name below):
+  // the args of the forward op of the same sequence number, or null when the trace has none.
+  std::shared_ptr<const OpArgs> forward;
 };
+
+// The forward op a backward op takes its parameters from, matched by sequence number
+// (ConvBias_Backward -> ConvBias_, ConvBiasReLU_Backward -> ConvBiasReLU_); nullopt for every
+// other op.
+std::optional<std::string_view> forward_op_name(std::string_view backward_op_name);
 
 // Whether the class checks the op's trace args before modeling it (can_model below); only the
 // inductor model does.

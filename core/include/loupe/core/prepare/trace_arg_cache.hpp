@@ -11,6 +11,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "loupe/core/prepare/forward_op_index.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 #include "loupe/json_value.hpp"
 
@@ -27,8 +28,10 @@ struct TraceArg {
 // Not thread-safe: one cache per consumer.
 class TraceArgCache {
  public:
-  explicit TraceArgCache(const trace::TraceModel& model) : model_(model) {}
+  explicit TraceArgCache(const trace::TraceModel& model) : model_(model), forward_ops_(model) {}
   const trace::TraceModel& model() const { return model_; }
+  // The forward ops some backward ops take their parameters from.
+  ForwardOpIndex& forward_ops() { return forward_ops_; }
 
   // args[keys[i]] of `uid` (the first entry of that key, as TraceModel::arg_text finds it), in
   // one pass over its args; nullptr where the op has no such arg. Valid as long as the cache.
@@ -42,6 +45,7 @@ class TraceArgCache {
 
   const trace::TraceModel& model_;
   std::unordered_map<std::uint32_t, TraceArg> by_value_;  // by ArgPair::value (node-stable)
+  ForwardOpIndex forward_ops_;
 };
 
 }  // namespace loupe::core::prepare
