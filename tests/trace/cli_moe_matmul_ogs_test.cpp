@@ -1,7 +1,7 @@
 // `loupe analyze --trace` on matmul_ogs MoE kernels (docs/deviations.md, "MoE matmuls
 // (matmul_ogs)"): default mode puts them in MoE_unfused with Loupe's model, numbers when the
-// trace shows the MoE op's shapes, the reason when it does not; compat mode keeps TraceLens's
-// rows.
+// trace shows the MoE op's shapes, the reason when it does not; compat mode has TraceLens's
+// pseudo-op rows.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -100,17 +100,20 @@ TEST_CASE("default mode models the matmul_ogs kernels of a vllm::moe_forward op"
   CHECK_THAT(moe_card, Catch::Contains("already run as one grouped GEMM per stage") &&
                            !Catch::Contains("Replace the per-stage expert GEMMs"));
 
-  // Compat mode: TraceLens (without its pseudo ops) has no model for the op.
+  // Compat mode: TraceLens's pseudo ops (docs/contracts/trace_model.md §2.10) take each
+  // matmul_ogs kernel out of the op, which keeps no row of its own; the up and down pseudo ops
+  // carry TraceLens's model (tests/trace/cli_pseudo_ops_test.cpp checks their numbers).
   const fs::path compat = tmp.path() / "compat";
   r = run_loupe({"analyze", "--trace", trace.string(), "-o", compat.string(), "--platform",
                  "MI300X", "--compat", "tracelens", "-q"});
   REQUIRE(r.exit_code == 0);
-  const Row plain =
-      row_named(compat / "perf_report_csvs/unified_perf_summary.csv", "vllm::moe_forward");
-  REQUIRE(plain.found);
-  CHECK(plain.category == "other");
-  CHECK_THAT(plain.params, !Catch::Contains("evidence"));
-  CHECK_FALSE(fs::exists(compat / "category_data/moe_unfused_ops.csv"));
+  const auto compat_csv = compat / "perf_report_csvs/unified_perf_summary.csv";
+  CHECK_FALSE(row_named(compat_csv, "vllm::moe_forward").found);
+  const Row up = row_named(compat_csv, "pseudo_op::moe_triton_unfused_up");
+  REQUIRE(up.found);
+  CHECK(up.category == "MoE_unfused");
+  CHECK_THAT(up.params, !Catch::Contains("evidence"));
+  CHECK(row_named(compat_csv, "pseudo_op::moe_triton_unfused_down").found);
 }
 
 TEST_CASE("default mode: the vLLM runs' graph-replayed matmul_ogs kernels are MoE work",

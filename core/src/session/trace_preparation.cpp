@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "capture_record.hpp"
+#include "loupe/core/trace/pseudo_ops.hpp"
 #include "trace_loading.hpp"
 
 namespace loupe::core::session {
@@ -52,6 +53,28 @@ Expected<prepare::PrepareOptions> prepare_options(const TraceInputs& inputs,
   return prepare;
 }
 
+// Pseudo ops (docs/contracts/trace_model.md §2.10) into a freshly built tree, in both modes;
+// default mode leaves the matmul_ogs MoE to Loupe's own model of the whole op
+// (docs/deviations.md, "MXFP4/FP8 MoE matmuls").
+void add_pseudo_ops(trace::TraceModel& model, trace::EventTree& tree, const SessionOptions& options,
+                    std::string_view which) {
+  trace::PseudoOpOptions pseudo = trace::PseudoOpOptions::from_environment();
+  pseudo.moe_triton_unfused = compat_tracelens(options);
+  const trace::PseudoOpReport report = trace::add_pseudo_ops(model, tree, pseudo);
+  if (report.blocked_by_paged_attention) {
+    spdlog::info("{}no pseudo ops: the trace has a paged-attention op (as TraceLens)", which);
+  }
+  for (const auto& run : report.runs) {
+    if (run.outcome == trace::RecognizerOutcome::kFailed) {
+      spdlog::warn("{}pseudo ops {}: stopped after {} ({})", which,
+                   trace::pseudo_op_kind_name(run.kind), run.created, run.failure);
+    } else if (run.created > 0) {
+      spdlog::info("{}pseudo ops {}: {} created", which, trace::pseudo_op_kind_name(run.kind),
+                   run.created);
+    }
+  }
+}
+
 // The capture traces, loaded first: one that cannot be read stops the session before the main
 // trace loads.
 Expected<std::vector<trace::CaptureTrace>> load_captures(const TraceInputs& inputs,
@@ -96,9 +119,13 @@ Expected<PreparedTrace> prepare_trace(const TraceInputs& inputs, const SessionOp
   if (!prepare) return prepare.error();
 
   if (!options.quiet) spdlog::info("building the event tree ({:.2f} s)", seconds_since(start));
-  const auto tree = trace::EventTree::build(loaded->model, tree_options);
+  auto tree = trace::EventTree::build(loaded->model, tree_options);
+  add_pseudo_ops(loaded->model, tree, options, loaded2 ? "trace 1: " : "");
   std::optional<trace::EventTree> tree2;
-  if (loaded2) tree2 = trace::EventTree::build(loaded2->model, prepare::prepare_tree_options());
+  if (loaded2) {
+    tree2 = trace::EventTree::build(loaded2->model, prepare::prepare_tree_options());
+    add_pseudo_ops(loaded2->model, *tree2, options, "trace 2: ");
+  }
   try {
     out.directory = loaded2 ? prepare::prepare_comparative_directory(
                                   {loaded->model, tree}, {loaded2->model, *tree2}, *prepare)

@@ -317,6 +317,7 @@ EventTree EventTree::build(const TraceModel& model, const TreeOptions& options) 
   }
 
   // Children CSR: host children (processing order) then GPU children (link order).
+  t.built_nodes_ = n;
   t.child_offsets_.assign(static_cast<std::size_t>(n) + 1, 0);
   for (const auto& [p, c] : host_edges) ++t.child_offsets_[p + 1];
   for (const auto& [p, c] : gpu_edges) ++t.child_offsets_[p + 1];
@@ -366,7 +367,8 @@ std::vector<Uid> EventTree::gpu_events(Uid uid) const {
   while (!todo.empty()) {
     const Uid u = todo.back();
     todo.pop_back();
-    for (std::uint32_t k = child_offsets_[u]; k < child_offsets_[u + 1]; ++k) {
+    const auto [begin, end] = child_range(u);
+    for (std::uint32_t k = begin; k < end; ++k) {
       if (child_edge_seq_[k] != kNoIndex) {
         found.emplace_back(child_edge_seq_[k], child_list_[k]);
       } else if ((flags_[child_list_[k]] & kHasGpu) != 0) {
@@ -379,6 +381,91 @@ std::vector<Uid> EventTree::gpu_events(Uid uid) const {
   out.reserve(found.size());
   for (const auto& [seq, g] : found) out.push_back(g);
   return out;
+}
+
+std::vector<std::pair<Uid, std::uint32_t>> EventTree::child_entries(Uid uid) const {
+  const auto [begin, end] = child_range(uid);
+  std::vector<std::pair<Uid, std::uint32_t>> out;
+  out.reserve(end - begin);
+  for (std::uint32_t k = begin; k < end; ++k) out.emplace_back(child_list_[k], child_edge_seq_[k]);
+  return out;
+}
+
+void EventTree::set_children(Uid uid, const std::vector<std::pair<Uid, std::uint32_t>>& children) {
+  const auto begin = static_cast<std::uint32_t>(child_list_.size());
+  for (const auto& [child, seq] : children) {
+    child_list_.push_back(child);
+    child_edge_seq_.push_back(seq);
+  }
+  edited_children_[uid] = {begin, static_cast<std::uint32_t>(child_list_.size())};
+  flags_[uid] |= kEdited;
+}
+
+void EventTree::mark_gpu_child(Uid parent, Uid child) {
+  if ((flags_[child] & (kGpuCategory | kHasGpu)) != 0) flags_[parent] |= kHasGpu;
+}
+
+void EventTree::add_node(Uid node, Uid parent) {
+  if (node != parent_.size()) return;  // not the next event of the model
+  parent_.push_back(parent);
+  flags_.push_back(0);
+  nn_stack_.push_back(kNoIndex);
+  set_children(node, {});
+}
+
+void EventTree::append_child(Uid parent, Uid child) {
+  auto entries = child_entries(parent);
+  std::uint32_t seq = kNoIndex;
+  // A GPU op keeps the link order it has under its current parent.
+  if (parent_[child] != kNoUid) {
+    for (const auto& [c, s] : child_entries(parent_[child])) {
+      if (c == child) {
+        seq = s;
+        break;
+      }
+    }
+  }
+  entries.emplace_back(child, seq);
+  set_children(parent, entries);
+  mark_gpu_child(parent, child);
+}
+
+bool EventTree::remove_child(Uid parent, Uid child) {
+  auto entries = child_entries(parent);
+  const auto it = std::find_if(entries.begin(), entries.end(),
+                               [child](const auto& e) { return e.first == child; });
+  if (it == entries.end()) return false;
+  entries.erase(it);
+  set_children(parent, entries);
+  return true;
+}
+
+bool EventTree::replace_child(Uid parent, Uid old_child, Uid new_child) {
+  auto entries = child_entries(parent);
+  const auto it = std::find_if(entries.begin(), entries.end(),
+                               [old_child](const auto& e) { return e.first == old_child; });
+  if (it == entries.end()) return false;
+  *it = {new_child, kNoIndex};
+  set_children(parent, entries);
+  mark_gpu_child(parent, new_child);
+  return true;
+}
+
+void EventTree::move_children(Uid from, Uid to) {
+  const auto entries = child_entries(from);
+  set_children(to, entries);
+  for (const auto& [child, seq] : entries) {
+    parent_[child] = to;
+    mark_gpu_child(to, child);
+  }
+  set_children(from, {});
+}
+
+void EventTree::annotate_added_ops(const TraceModel& model) {
+  if (options_.annotate_op_prefixes.empty() && options_.serving_annotate_op_prefixes.empty()) {
+    return;
+  }
+  annotate_ops(model, built_nodes_);
 }
 
 std::vector<Uid> EventTree::linked_gpu_ops(const TraceModel& model) const {

@@ -10,7 +10,7 @@
 
 namespace loupe::core::trace {
 
-void EventTree::annotate_ops(const TraceModel& model) {
+void EventTree::annotate_ops(const TraceModel& model, Uid first) {
   std::vector<Uid> annotations;
   const auto n = static_cast<Uid>(model.event_count());
   for (Uid u = 0; u < n; ++u) {
@@ -25,7 +25,11 @@ void EventTree::annotate_ops(const TraceModel& model) {
     return std::any_of(list.begin(), list.end(),
                        [&](const std::string& prefix) { return name.starts_with(prefix); });
   };
-  for (Uid u = 0; u < n; ++u) {
+  for (Uid u = first; u < n; ++u) {
+    // An added op without times (one inserted above a launch) encloses nothing and is named
+    // by no prefix; one that matched would fail in TraceLens, so it is left unannotated.
+    const std::uint16_t flags = model.event(u).flags;
+    if (first != 0 && ((flags & kHasTs) == 0 || (flags & kHasDur) == 0)) continue;
     const bool compat = starts_with_any(model.name(u), options_.annotate_op_prefixes);
     const bool serving = starts_with_any(model.name(u), options_.serving_annotate_op_prefixes);
     if (!compat && !serving) continue;

@@ -2,8 +2,10 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <string>
 
 #include "varint.hpp"
 
@@ -181,6 +183,58 @@ std::optional<std::int64_t> TraceModel::int_arg(Uid uid, std::string_view key) c
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
   return v;
+}
+
+Uid TraceModel::add_event(const AddedEvent& added) {
+  const auto uid = static_cast<Uid>(events_.size());
+  Event e;
+  e.name = strings_.intern(added.name);
+  e.cat = strings_.intern(added.cat);
+  e.category = category_from_string(added.cat);
+  e.phase = Phase::kComplete;
+  e.thread = added.thread;
+  if (added.thread != kNoIndex) e.flags |= kHasThread;
+  if (added.time_of != kNoUid) {
+    const Event& from = events_[added.time_of];
+    constexpr std::uint16_t kTimeFlags =
+        kHasTs | kHasDur | kTsFallback | kDurFallback | kTsInteger | kDurInteger;
+    e.ts_ns = from.ts_ns;
+    e.dur_ns = from.dur_ns;
+    e.flags |= static_cast<std::uint16_t>(from.flags & kTimeFlags);
+    if ((from.flags & kTsFallback) != 0) ts_fallback_[uid] = ts_fallback_.at(added.time_of);
+    if ((from.flags & kDurFallback) != 0) dur_fallback_[uid] = dur_fallback_.at(added.time_of);
+  }
+  // Detail record as the reader writes it (encoding: TraceModel::detail above).
+  std::vector<std::uint8_t> record;
+  record.push_back(static_cast<std::uint8_t>((added.correlation != kNoValue ? 1 : 0) |
+                                             (added.external_id != kNoValue ? 2 : 0) |
+                                             (added.sequence != kNoValue ? 4 : 0)));
+  if (added.correlation != kNoValue) put_varint(record, zigzag(added.correlation));
+  if (added.external_id != kNoValue) put_varint(record, zigzag(added.external_id));
+  if (added.sequence != kNoValue) put_varint(record, zigzag(added.sequence));
+  put_varint(record, added.args.size());
+  for (const auto& [key, text] : added.args) {
+    put_varint(record, strings_.intern(key));
+    // Small non-negative integers inline, as the reader stores them.
+    const bool small_int =
+        !text.empty() && text.size() <= 9 && (text.size() == 1 || text[0] != '0') &&
+        std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (small_int) {
+      put_varint(record, (std::stoull(text) << 1) | 1);
+    } else {
+      put_varint(record, static_cast<std::uint64_t>(strings_.intern(text)) << 1);
+    }
+  }
+  const std::uint64_t address = details_.append(record.data(), record.size());
+  e.detail = static_cast<std::uint32_t>(address);
+  e.detail_hi = static_cast<std::uint16_t>(address >> 32);
+  e.flags |= kHasDetail;
+  e.flags |= kHasArgs;  // an args object, as every added op has
+  ++category_counts_[static_cast<int>(e.category)];
+  if (cat_string_counts_.size() <= e.cat) cat_string_counts_.resize(e.cat + 1u, 0);
+  ++cat_string_counts_[e.cat];
+  events_.push_back(e);
+  return uid;
 }
 
 double TraceModel::ts_us(Uid uid) const {

@@ -11,6 +11,7 @@
 #include "cli_runner.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/trace/json_reader.hpp"
+#include "loupe/core/trace/pseudo_ops.hpp"
 #include "prepare_test_support.hpp"
 #include "reference_pack.hpp"
 #include "test_paths.hpp"
@@ -44,8 +45,9 @@ TEST_CASE("prepared directories equal TraceLens's for every reference run",
     options.output_dir = std::string(kOutputDir);
     options.arch = arch;
     options.compat_tracelens = true;
-    const auto tree =
-        loupe::core::trace::EventTree::build(loaded.model, lp::prepare_tree_options());
+    auto tree = loupe::core::trace::EventTree::build(loaded.model, lp::prepare_tree_options());
+    // The reference pipeline runs with pseudo ops (docs/contracts/trace_model.md §2.10).
+    loupe::core::trace::add_pseudo_ops(loaded.model, tree, {});
     const auto prepared = lp::prepare_analysis_directory(loaded.model, tree, options);
 
     const std::string ref_trace =
@@ -88,7 +90,8 @@ TEST_CASE("a GPU-only trace yields what GPU events allow and says what is missin
   options.output_dir = std::string(kOutputDir);
   options.arch = lp::select_arch(std::nullopt, std::nullopt, loaded.model.device_names());
   options.compat_tracelens = true;
-  const auto tree = loupe::core::trace::EventTree::build(loaded.model, lp::prepare_tree_options());
+  auto tree = loupe::core::trace::EventTree::build(loaded.model, lp::prepare_tree_options());
+  loupe::core::trace::add_pseudo_ops(loaded.model, tree, {});
   const auto prepared = lp::prepare_analysis_directory(loaded.model, tree, options);
   CHECK(prepared.gpu_only);
   std::map<std::string, std::string> files;

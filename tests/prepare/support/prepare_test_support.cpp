@@ -10,6 +10,7 @@
 #include "loupe/core/model/arch_specs.hpp"
 #include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
+#include "loupe/core/trace/pseudo_ops.hpp"
 
 namespace loupe::test {
 
@@ -60,6 +61,8 @@ namespace {
 TraceWithTree with_report_tree(core::trace::LoadResult loaded) {
   REQUIRE_FALSE(loaded.error.has_value());
   auto tree = core::trace::EventTree::build(loaded.model, core::prepare::prepare_tree_options());
+  // With pseudo ops, as the reference pipeline builds its tree (trace/pseudo_ops.hpp).
+  core::trace::add_pseudo_ops(loaded.model, tree, {});
   return {std::move(loaded), std::move(tree)};
 }
 

@@ -36,8 +36,11 @@ std::vector<std::string> node_call_stack(const trace::TraceModel& model,
 std::vector<std::string> frames_below(const trace::TraceModel& model, const trace::EventTree& tree,
                                       trace::Uid node, trace::Uid kernel) {
   std::vector<std::string> frames;
-  for (trace::Uid uid = tree.parent(kernel); uid != node; uid = tree.parent(uid)) {
-    if (uid == trace::kNoUid) return {};  // `node` is not an ancestor of `kernel`
+  // TraceLens walks up until it meets `node` or runs out of parents: when `node` is not an
+  // ancestor (a pseudo op above a launch, whose launch kept its old parent link), the whole
+  // chain up to the root.
+  for (trace::Uid uid = tree.parent(kernel); uid != node && uid != trace::kNoUid;
+       uid = tree.parent(uid)) {
     if (auto frame = call_stack_frame(model, uid)) frames.push_back(std::move(*frame));
   }
   std::reverse(frames.begin(), frames.end());

@@ -22,6 +22,7 @@ std::size_t PerfModelCache::KeyHash::operator()(const Key& key) const {
   }
   for (const trace::StringId k : key.kernels) mix(k);
   if (key.has_step) mix(std::hash<std::string_view>{}(key.step));
+  mix(std::hash<std::string_view>{}(key.pseudo_args));
   mix(static_cast<std::size_t>(key.direction));
   return h;
 }
@@ -43,6 +44,8 @@ std::shared_ptr<const ModelEvaluation> PerfModelCache::evaluate(
       for (std::size_t i = 0; i < forward_found.size(); ++i) key.forward_args[i] = forward_found[i];
     }
   }
+  const Json pseudo = pseudo_op_args(model, uid);
+  key.pseudo_args = pseudo.is_null() ? std::string() : dump_python_json(pseudo, -1);
   key.kernels.clear();
   for (const trace::Uid k : kernels) key.kernels.push_back(model.event(k).name);
   key.has_step = step_annotation.has_value();
@@ -66,6 +69,7 @@ std::shared_ptr<const ModelEvaluation> PerfModelCache::evaluate(
   op.kernel_names.reserve(kernels.size());
   for (const trace::Uid k : kernels) op.kernel_names.emplace_back(model.name(k));
   if (step_annotation) op.step_annotation = std::string(*step_annotation);
+  op.pseudo_args = pseudo;
   auto evaluation = std::make_shared<const ModelEvaluation>(perf::evaluate(name, op, direction));
   cache_.emplace(key, evaluation);
   return evaluation;

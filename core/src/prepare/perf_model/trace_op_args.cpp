@@ -1,5 +1,8 @@
 #include "loupe/core/prepare/trace_op_args.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "json_text.hpp"
 
 namespace loupe::core::prepare {
@@ -9,9 +12,24 @@ Json trace_arg_json(const trace::TraceModel& model, trace::Uid uid, std::string_
   return text ? parse_json_text(*text) : Json();
 }
 
+Json pseudo_op_args(const trace::TraceModel& model, trace::Uid uid) {
+  const std::string_view name = model.name(uid);
+  if (!name.starts_with("pseudo") || model.arg_text(uid, "Pseudo op") != "true") return Json();
+  Json extra = Json::object();
+  for (const trace::ArgPair& pair : model.args(uid)) {
+    const std::string_view key = model.str(pair.key);
+    if (key == "Pseudo op" || std::find(std::begin(kTraceArgKeys), std::end(kTraceArgKeys), key) !=
+                                  std::end(kTraceArgKeys)) {
+      continue;
+    }
+    extra[std::string(key)] = parse_json_text(model.arg_value_text(pair));
+  }
+  return extra;
+}
+
 namespace {
 
-// kernel_names and step_annotation of OpArgs.
+// kernel_names, step_annotation and pseudo_args of OpArgs.
 void add_kernels_and_step(const trace::TraceModel& model, const trace::EventTree* tree,
                           trace::Uid uid, std::span<const trace::Uid> kernels, perf::OpArgs& args) {
   args.kernel_names.reserve(kernels.size());
@@ -21,6 +39,7 @@ void add_kernels_and_step(const trace::TraceModel& model, const trace::EventTree
       args.step_annotation = std::string(*annotation);
     }
   }
+  args.pseudo_args = pseudo_op_args(model, uid);
 }
 
 }  // namespace

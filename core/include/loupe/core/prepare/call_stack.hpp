@@ -1,6 +1,6 @@
 // The call-stack columns of unified_perf_summary.csv, `entry_point` and `call_stack_full`
-// (docs/contracts/trace_model.md §3.6.4; TraceLens's --include_call_stack, which forces python_function
-// events into the tree). Build the tree with add_python_func = true and
+// (docs/contracts/trace_model.md §3.6.4; TraceLens's --include_call_stack, which forces
+// python_function events into the tree). Build the tree with add_python_func = true and
 // TimeMode::kTraceLensCompat to match TraceLens.
 //
 // How TraceLens gets there, and what this header reproduces:
@@ -64,8 +64,9 @@ std::optional<std::string> call_stack_frame(const trace::TraceModel& model, trac
 std::vector<std::string> node_call_stack(const trace::TraceModel& model,
                                          const trace::EventTree& tree, trace::Uid node);
 
-// Frames of the ancestors of `kernel` strictly below `node`, outermost first. Empty when
-// `node` is not an ancestor of `kernel` (nothing in TraceLens's walk reaches it then).
+// Frames of the ancestors of `kernel` strictly below `node`, outermost first. When `node` is
+// not an ancestor of `kernel` (a pseudo op inserted above a launch, trace/pseudo_ops.hpp),
+// TraceLens's walk runs to the root: every ancestor's frame.
 std::vector<std::string> frames_below(const trace::TraceModel& model, const trace::EventTree& tree,
                                       trace::Uid node, trace::Uid kernel);
 

@@ -235,8 +235,7 @@ struct OpArgs {
   std::optional<std::string> step_annotation;
   // The args TraceLens's pseudo-op creation attaches to a pseudo op besides the shapes
   // ("MoE topk", "MoE GEMM gated", the DeepSeek-V4 decode's "v4_*"), as a JSON object; null
-  // for trace ops. Loupe does not create pseudo ops (docs/deviations.md), so only callers
-  // that build one fill it.
+  // for trace ops. trace_op_args() fills it for the pseudo ops of trace/pseudo_ops.hpp.
   Json pseudo_args;
   // For the backward ops whose parameters come from their forward op (forward_op_name below):
   // the args of the forward op of the same sequence number, or null when the trace has none.

@@ -1,8 +1,8 @@
 // Perf-model results evaluated once per distinct input (docs/performance.md, "Big traces"):
 // perf::evaluate reads only the op name, the four shape/type args values (and those of the
-// forward op a backward op takes its parameters from), the kernel names, the step annotation
-// and the direction, and the op instances of a big trace repeat a few hundred
-// such inputs, so the unified summary and the per-family sheets evaluate each input once
+// forward op a backward op takes its parameters from, and a pseudo op's own args), the kernel
+// names, the step annotation and the direction, and the op instances of a big trace repeat a few
+// hundred such inputs, so the unified summary and the per-family sheets evaluate each input once
 // instead of copying the parsed args and running the formulas per op instance.
 #pragma once
 
@@ -54,6 +54,7 @@ class PerfModelCache {
     // all null when the op has none.
     std::array<const TraceArg*, 4> forward_args{};
     bool has_forward = false;
+    std::string pseudo_args;  // a pseudo op's own args (pseudo_op_args), as JSON text; "" if none
     std::vector<trace::StringId> kernels;
     bool has_step = false;
     std::string step;

@@ -21,6 +21,10 @@ inline constexpr std::array<const char*, 4> kTraceArgKeys = {"Input Dims", "Inpu
 // args[key] of the op, parsed; null when the trace does not record it.
 Json trace_arg_json(const trace::TraceModel& model, trace::Uid uid, std::string_view key);
 
+// A pseudo op's own args besides the shapes (trace/pseudo_ops.hpp: its top-k, gating and
+// variant, which its model reads) as a JSON object; null for every other op.
+Json pseudo_op_args(const trace::TraceModel& model, trace::Uid uid);
+
 // The perf-model arguments of `uid`; `kernels` gives kernel_names, in the given order, and the
 // tree (when given) the op's step annotation.
 perf::OpArgs trace_op_args(const trace::TraceModel& model, const trace::EventTree* tree,

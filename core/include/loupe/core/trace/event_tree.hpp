@@ -72,8 +72,30 @@ class EventTree {
   }
   // Host children in processing order, then GPU children in link order (TraceLens order).
   std::span<const Uid> children(Uid uid) const {
-    return {child_list_.data() + child_offsets_[uid], child_list_.data() + child_offsets_[uid + 1]};
+    const auto [begin, end] = child_range(uid);
+    return {child_list_.data() + begin, child_list_.data() + end};
   }
+  // Nodes of the tree: every event of the model it was built from, plus those added since.
+  std::size_t node_count() const { return parent_.size(); }
+
+  // Edits after the build, for ops synthesized above existing nodes (trace/pseudo_ops.hpp).
+  // Each edit changes only what it names: a child list does not update the children's parent
+  // links, nor the CPU-root list, unless the caller says so. A GPU op keeps its link order. An
+  // edit invalidates the spans children() returned before it.
+  // A node for an event just appended to the model (`node` == node_count()), no children.
+  void add_node(Uid node, Uid parent);
+  void append_child(Uid parent, Uid child);
+  // False (nothing changed) when `child` is not a child of `parent`.
+  bool remove_child(Uid parent, Uid child);
+  bool replace_child(Uid parent, Uid old_child, Uid new_child);
+  // `to` takes every child of `from` (in order, parent links updated); `from` keeps none.
+  void move_children(Uid from, Uid to);
+  void set_parent(Uid child, Uid parent) { parent_[child] = parent; }
+  void remove_cpu_root(Uid uid) { std::erase(cpu_roots_, uid); }
+  void append_cpu_root(Uid uid) { cpu_roots_.push_back(uid); }
+  // Step annotations (TreeOptions::annotate_op_prefixes) for the ops added since the build,
+  // which TraceLens annotates after its extensions ran.
+  void annotate_added_ops(const TraceModel& model);
   bool linked(Uid uid) const { return (flags_[uid] & kLinked) != 0; }  // TraceLens `tree`
   bool cpu_op_root(Uid uid) const { return (flags_[uid] & kCpuOpRoot) != 0; }
   bool dropped_by_bleed(Uid uid) const { return (flags_[uid] & kDropped) != 0; }
@@ -103,7 +125,8 @@ class EventTree {
     kCpuOpRoot = 2,
     kDropped = 4,
     kHasGpu = 8,
-    kGpuCategory = 16
+    kGpuCategory = 16,
+    kEdited = 32  // the child list was edited after the build (edited_children_)
   };
   struct NnFrame {
     std::uint32_t parent = kNoIndex;
@@ -116,7 +139,16 @@ class EventTree {
   template <typename Time>
   void link_fwd_bwd(const TraceModel& model);
   std::uint32_t nn_child(std::uint32_t parent, std::string name);
-  void annotate_ops(const TraceModel& model);
+  void annotate_ops(const TraceModel& model, Uid first = 0);
+  // [begin, end) of a node's children in child_list_ (an edited node's list sits at the end).
+  std::pair<std::uint32_t, std::uint32_t> child_range(Uid uid) const {
+    if ((flags_[uid] & kEdited) != 0) return edited_children_.at(uid);
+    return {child_offsets_[uid], child_offsets_[uid + 1]};
+  }
+  // Rewrites a node's child list (with the GPU link order of each child) at the end.
+  void set_children(Uid uid, const std::vector<std::pair<Uid, std::uint32_t>>& children);
+  std::vector<std::pair<Uid, std::uint32_t>> child_entries(Uid uid) const;
+  void mark_gpu_child(Uid parent, Uid child);
 
   TreeOptions options_;
   LinkingKey linking_key_ = LinkingKey::kCorrelation;
@@ -130,6 +162,8 @@ class EventTree {
   std::vector<Uid> child_list_;
   std::vector<std::uint32_t> child_edge_seq_;  // GPU edge order for GPU children, else kNoIndex
   std::vector<Uid> cpu_roots_;
+  std::unordered_map<Uid, std::pair<std::uint32_t, std::uint32_t>> edited_children_;
+  Uid built_nodes_ = 0;             // node count at the build
   std::vector<NnFrame> nn_frames_;  // [0] = root
   std::unordered_map<std::string, std::uint32_t> nn_frame_index_;
   std::unordered_map<Uid, Uid> fwd_event_;

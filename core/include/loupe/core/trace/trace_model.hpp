@@ -143,6 +143,20 @@ struct ArgPair {
   std::int64_t inline_int() const { return static_cast<std::int64_t>(value & ~kInlineIntBit); }
 };
 
+// An event added to a loaded model (pseudo ops, docs/contracts/trace_model.md §2.10): it takes
+// the next UID, as an event appended to TraceLens's event list does.
+struct AddedEvent {
+  std::string name;
+  std::string cat = "cpu_op";
+  std::uint32_t thread = kNoIndex;  // (pid, tid) of an existing event, or none
+  Uid time_of = kNoUid;             // ts and dur copied from this event (none when kNoUid)
+  std::int64_t correlation = kNoValue;
+  std::int64_t external_id = kNoValue;
+  std::int64_t sequence = kNoValue;
+  // The remaining args in order: key and the value's compact JSON text.
+  std::vector<std::pair<std::string, std::string>> args;
+};
+
 class TraceModel {
  public:
   std::size_t event_count() const { return events_.size(); }
@@ -195,6 +209,9 @@ class TraceModel {
   }
   // Count of events whose raw `cat` is exactly `cat` (for TraceLens's gpu_only test, §2.9).
   std::uint64_t events_with_cat_string(std::string_view cat) const;
+
+  // Appends a complete (`ph` X) event; returns its UID (the event count before the call).
+  Uid add_event(const AddedEvent& added);
 
   const TraceDiagnostics& diagnostics() const { return diagnostics_; }
   TraceDiagnostics& diagnostics() { return diagnostics_; }
