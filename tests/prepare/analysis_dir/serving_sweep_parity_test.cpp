@@ -2,7 +2,8 @@
 // unit tests model (156 argument sets of 131 op names: serving-engine attention, MoE, quantization,
 // GEMM libraries, collectives, training ops, inductor kernels), 32 argument sets those models
 // reject, and each of the 233 trace op names TraceLens maps without args and with a generic pair
-// of 2-D bf16 operands, run through `loupe analyze --trace --compat tracelens`; every file of the
+// of 2-D bf16 operands, and small traces where each pseudo-op extension fires or must not, run
+// through `loupe analyze --trace --compat tracelens`; every file of the
 // analysis directory equals the one TraceLens's own pipeline wrote from the same trace
 // (tests/data/tracelens_sweep/README.md).
 #include <catch2/catch.hpp>
@@ -67,4 +68,18 @@ TEST_CASE("ops whose models fail: rows kept, dropped and counted as TraceLens do
 TEST_CASE("every op name TraceLens maps, without shapes and with a generic pair of them",
           "[prepare][analysis_dir][e2e][parity]") {
   CHECK(compare_sweep("mapped_ops") >= 65);
+}
+
+TEST_CASE("pseudo ops: each extension where it fires and where it must not",
+          "[prepare][analysis_dir][e2e][parity]") {
+  // AITER fused MoE (one fused kernel; two: no pseudo op), Triton unfused MoE (with and without
+  // the scatter kernel), GPTQ/AWQ MoE, flydsl stages (inside and outside aiter::fused_moe_), MLA
+  // decode/prefill (with and without the stage-1 op), DeepSeek-V4 paged decode (SWA, HCA).
+  std::size_t compared = 0;
+  for (const char* name : {"aiter1", "aiter2", "triton0", "triton1", "gptq", "flydsl0", "flydsl1",
+                           "mla0", "mla1", "v4", "v4hca"}) {
+    INFO("sweep " << name);
+    compared += compare_sweep(std::string("pseudo_ops/") + name);
+  }
+  CHECK(compared >= 160);
 }
