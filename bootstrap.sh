@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Loupe bootstrap: installs what is missing (Debian packages), builds, and runs.
-#   ./bootstrap.sh demo   build the CLI and the bundled plugins (release; no tests, no bench),
-#                         then raw bundled trace -> findings
+#   ./bootstrap.sh demo   build the CLI and the bundled plugins (demo preset: release, no tests,
+#                         no bench), then raw bundled trace -> findings
 #   ./bootstrap.sh test   build (dev preset) and run the whole test suite
 #   ./bootstrap.sh ci     `test`, a short libFuzzer run of every fuzz target, then the test suite
 #                         again under ASan + UBSan
@@ -10,13 +10,20 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ libboost-dev libboost-program-options-dev rapidjson-dev
-          libspdlog-dev catch2 zlib1g-dev dpkg-dev clang libclang-rt-14-dev chromium libcairo2-dev
-          libopenmpi-dev openmpi-bin libisal-dev)
+# What the CLI and the bundled plugins need (`demo`), and what only the tests, the fuzz targets,
+# the packaging checks and --mpi add (the rest). On a fresh Debian 12 the first list is about
+# 125 MB of downloads (158 packages), both about 400 MB (370): docs/performance.md, "First run".
+DEMO_PACKAGES=(cmake ninja-build g++ libboost-dev libboost-program-options-dev rapidjson-dev
+               libspdlog-dev zlib1g-dev libcairo2-dev libisal-dev)
+PACKAGES=("${DEMO_PACKAGES[@]}" catch2 dpkg-dev clang libclang-rt-14-dev chromium
+          libopenmpi-dev openmpi-bin)
 
+# install_missing [PACKAGE...]: the given packages (default: all of PACKAGES) that are not installed.
 install_missing() {
   local missing=()
-  for p in "${PACKAGES[@]}"; do
+  local wanted=("$@")
+  [ ${#wanted[@]} -eq 0 ] && wanted=("${PACKAGES[@]}")
+  for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -40,13 +47,13 @@ run_tests() {
 case "${1:-}" in
   deps) install_missing ;;
   demo)
-    install_missing
-    # Only what the demo runs: the CLI and the bundled plugins, not the test suite.
-    cmake --preset release >/dev/null
-    cmake --build --preset release --target loupe loupe_all_plugins
+    install_missing "${DEMO_PACKAGES[@]}"
+    # Only what the demo runs: the CLI and the bundled plugins (the demo preset configures no tests
+    # and no bench), through ccache when installed, with precompiled headers (LOUPE_PCH).
+    build demo
     rm -rf out/demo
     status=0
-    ./build/release/bin/loupe analyze --trace \
+    ./build/demo/bin/loupe analyze --trace \
       tests/data/samples/mi300/Qwen_Qwen1.5-0.5B-Chat__1016005.json.gz -o out/demo || status=$?
     [ -d out/demo/category_data ] || exit "$status"
     echo
