@@ -9,7 +9,9 @@
 # loupe executable (-fPIE) gets its own PCH, which also holds spdlog and Boost.ProgramOptions.
 # Plugin modules (one source each, hidden visibility) and tests get none. CMake adds -Winvalid-pch
 # (GCC), so a PCH the compiler rejects shows as a warning, an error under LOUPE_WERROR.
-option(LOUPE_PCH "Precompile the heavy standard and third-party headers" ON)
+# Off by default: the demo preset (./bootstrap.sh demo) turns it on; the dev, asan and fuzz
+# builds compile without it.
+option(LOUPE_PCH "Precompile the heavy standard and third-party headers" OFF)
 set(LOUPE_PCH_MIN_SOURCES 3 CACHE STRING "Fewest C++ sources a library needs to use the PCH")
 
 set(LOUPE_PCH_HEADERS
