@@ -38,10 +38,7 @@ constexpr ModelInfo with(ModelInfo base, ModelClass model_class) {
   base.model_class = model_class;
   return base;
 }
-constexpr ModelInfo no_backward(ModelInfo base) {
-  base.has_backward = false;
-  return base;
-}
+
 // An extension class Loupe has no formula for: only its category/sheet matter.
 constexpr ModelInfo extension(std::string_view category, std::string_view bwd_category,
                               std::string_view sheet, Maf maf) {

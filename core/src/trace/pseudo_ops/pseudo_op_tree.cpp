@@ -35,7 +35,9 @@ void add_shape_args(AddedEvent& added, const ShapeArgs& shapes) {
 }
 
 void add_extra_args(AddedEvent& added, const ExtraArgs& extra) {
-  for (const auto& [key, value] : extra) {
+  for (const auto& entry : extra) {
+    const auto& key = entry.first;
+    const auto& value = entry.second;
     // An extra named like an id replaces it (the flydsl stages restate the sequence number).
     if (key == "Sequence number") {
       if (const auto n = python_int(value)) added.sequence = *n;
