@@ -7,6 +7,8 @@
 
 #include <rapidjson/document.h>
 
+#include "loupe/text.hpp"
+
 namespace loupe::core::trace::pseudo {
 
 namespace {
@@ -146,9 +148,7 @@ Uid ancestor_named(const TraceModel& model, const EventTree& tree, Uid uid, std:
 }
 
 bool contains_lower(std::string_view text, std::string_view lower_needle) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower.find(lower_needle) != std::string::npos;
+  return text::ascii_lower(text).find(lower_needle) != std::string::npos;
 }
 
 std::optional<std::int64_t> python_int(const rapidjson::Value& doc) {
@@ -182,6 +182,24 @@ bool is_python_frame(const TraceModel& model, Uid uid) {
   return model.event(uid).category == Category::kPythonFunction;
 }
 
+namespace {
+
+// The op every injection creates: its name and thread, the shape args, the sequence number,
+// "Pseudo op": true, then the extension's own args (which may restate the sequence number).
+AddedEvent pseudo_event(std::string_view name, std::uint32_t thread, const ShapeArgs& shapes,
+                        std::int64_t sequence, const ExtraArgs& extra) {
+  AddedEvent added;
+  added.name = std::string(name);
+  added.thread = thread;
+  add_shape_args(added, shapes);
+  added.sequence = sequence;
+  added.args.emplace_back("Pseudo op", "true");
+  add_extra_args(added, extra);
+  return added;
+}
+
+}  // namespace
+
 InjectionError Context::above_launcher(Uid kernel, std::string_view name, std::int64_t sequence,
                                        const ShapeArgs& shapes, const ExtraArgs& extra) {
   const Uid launcher = tree.parent(kernel);
@@ -192,19 +210,15 @@ InjectionError Context::above_launcher(Uid kernel, std::string_view name, std::i
     return "kernel " + std::to_string(kernel) + " has no correlation id";
   }
   if (model.event(op).thread == kNoIndex) return "op " + std::to_string(op) + " has no pid/tid";
-  AddedEvent added;
-  added.name = std::string(name);
-  added.thread = model.event(op).thread;
   const ShapeArgs own = shape_args_of(model, op);
-  add_shape_args(added,
-                 ShapeArgs{shapes.input_dims ? shapes.input_dims : own.input_dims,
-                           shapes.input_type ? shapes.input_type : own.input_type,
-                           shapes.input_strides ? shapes.input_strides : own.input_strides,
-                           shapes.concrete_inputs ? shapes.concrete_inputs : own.concrete_inputs});
-  added.sequence = sequence;
+  AddedEvent added =
+      pseudo_event(name, model.event(op).thread,
+                   ShapeArgs{shapes.input_dims ? shapes.input_dims : own.input_dims,
+                             shapes.input_type ? shapes.input_type : own.input_type,
+                             shapes.input_strides ? shapes.input_strides : own.input_strides,
+                             shapes.concrete_inputs ? shapes.concrete_inputs : own.concrete_inputs},
+                   sequence, extra);
   added.external_id = kernel_ids->correlation;
-  added.args.emplace_back("Pseudo op", "true");
-  add_extra_args(added, extra);
   const Uid node = model.add_event(added);
   tree.add_node(node, op);
   tree.append_child(node, launcher);
@@ -227,14 +241,9 @@ InjectionError Context::wrap_children(Uid parent, std::string_view name, Uid don
   if ((p.flags & kHasTs) == 0 || (p.flags & kHasDur) == 0 || p.thread == kNoIndex) {
     return "op " + std::to_string(parent) + " has no ts/dur/pid/tid";
   }
-  AddedEvent added;
-  added.name = std::string(name);
-  added.thread = p.thread;
+  AddedEvent added = pseudo_event(name, p.thread, shape_args_of(model, donor),
+                                  sequence_or(model, donor, parent), extra);
   added.time_of = parent;
-  add_shape_args(added, shape_args_of(model, donor));
-  added.sequence = sequence_or(model, donor, parent);
-  added.args.emplace_back("Pseudo op", "true");
-  add_extra_args(added, extra);
   const Uid node = model.add_event(added);
   tree.add_node(node, parent);
   tree.move_children(parent, node);
@@ -262,15 +271,11 @@ InjectionError Context::above_event(Uid target, std::string_view name, Uid donor
   const Uid parent = tree.parent(target);
   if (parent == kNoUid) return {};
   const Event& t = model.event(target);
-  AddedEvent added;
-  added.name = std::string(name);
-  added.thread = t.thread != kNoIndex ? t.thread : model.event(parent).thread;
-  added.time_of = target;
   const Uid shapes_from = donor != kNoUid ? donor : parent;
-  add_shape_args(added, shape_args_of(model, shapes_from));
-  added.sequence = sequence_or(model, shapes_from, parent);
-  added.args.emplace_back("Pseudo op", "true");
-  add_extra_args(added, extra);
+  AddedEvent added = pseudo_event(
+      name, t.thread != kNoIndex ? t.thread : model.event(parent).thread,
+      shape_args_of(model, shapes_from), sequence_or(model, shapes_from, parent), extra);
+  added.time_of = target;
   const Uid node = model.add_event(added);
   tree.add_node(node, parent);
   tree.append_child(node, target);
