@@ -93,3 +93,40 @@ TEST_CASE("csv: a built table keeps NUL-terminated texts through growth, copies 
   const loupe::core::CsvTable moved = std::move(t);
   check(moved);
 }
+
+TEST_CASE("csv: equal texts of a repeating column share one record; every size round-trips",
+          "[csv]") {
+  loupe::core::CsvTable t({"id", "name", "stack"});
+  const std::string stack(300, 's');
+  for (int i = 0; i < 5000; ++i) {
+    t.add_number(i, std::to_string(i));
+    t.add_text(i % 2 == 0 ? "aten::mm" : "aten::add");
+    t.add_text(stack + std::to_string(i % 3));
+  }
+  REQUIRE(t.row_count() == 5000);
+  // Repeated texts point at one record; the same text of another kind is its own cell.
+  CHECK(t.cell(0, 1).text.data() == t.cell(4998, 1).text.data());
+  CHECK(t.cell(1, 2).text.data() == t.cell(4999, 2).text.data());
+  CHECK(t.cell(4999, 2).text == stack + "1");
+  CHECK(t.cell(4999, 0).text == "4999");
+  CHECK(t.cell(4999, 0).number == 4999.0);
+  t.add_text("7");
+  t.add_number(7.0, "7");
+  t.add_text("aten::mm");
+  CHECK(t.cell(5000, 0).kind == CsvCell::Kind::Text);
+  CHECK(t.cell(5000, 1).kind == CsvCell::Kind::Number);
+  CHECK(t.cell(5000, 1).number == 7.0);
+  CHECK(t.cell(5000, 2).text.data() == t.cell(0, 1).text.data());
+
+  // Texts around the one-byte size limit of a record, each NUL-terminated.
+  loupe::core::CsvTable sizes({"text"});
+  for (size_t n = 0; n < 70; ++n) sizes.add_text(std::string(n, static_cast<char>('a' + n % 26)));
+  sizes.add_text(std::string(1u << 16, 'z'));
+  for (size_t n = 0; n < 70; ++n) {
+    const auto cell = sizes.cell(n, 0);
+    CHECK(cell.text == std::string(n, static_cast<char>('a' + n % 26)));
+    CHECK(cell.text.data()[n] == '\0');
+  }
+  CHECK(sizes.cell(70, 0).text.size() == (1u << 16));
+  CHECK(sizes.cell(70, 0).kind == CsvCell::Kind::Text);
+}

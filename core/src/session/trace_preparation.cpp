@@ -1,5 +1,7 @@
 #include "trace_preparation.hpp"
 
+#include <malloc.h>
+
 #include <chrono>
 #include <optional>
 
@@ -30,11 +32,13 @@ Expected<prepare::PrepareOptions> prepare_options(const TraceInputs& inputs,
   prepare.output_dir = options.analyze.output_dir;
   prepare.compat_tracelens = compat_tracelens(options);
   prepare.vendor_selectors = options.vendor_selectors;
-  if (!options.quiet) {
-    prepare.progress = [start](std::string_view step) {
-      spdlog::info("{} ({:.2f} s)", step, seconds_since(start));
-    };
-  }
+  // Between steps, the pages a step freed go back to the system: a step's scratch (the perf
+  // models', the fusion scan's) is freed in pieces the next step's tables do not fill, and would
+  // otherwise stay resident up to the peak (docs/performance.md, "Big traces").
+  prepare.progress = [start, quiet = options.quiet](std::string_view step) {
+    ::malloc_trim(0);
+    if (!quiet) spdlog::info("{} ({:.2f} s)", step, seconds_since(start));
+  };
   try {
     prepare.arch = prepare::select_arch_for_devices(inputs.arch_file, inputs.platform,
                                                     prepare::trace_devices(loaded.model));
@@ -136,6 +140,7 @@ Expected<PreparedTrace> prepare_trace(const TraceInputs& inputs, const SessionOp
     return Error{ErrorKind::Input, what + ": " + e.what()};
   }
   for (const auto& note : out.directory.notes) spdlog::warn("{}", note);
+  ::malloc_trim(0);  // the preparation's last step's scratch, as between its steps
   // The what-if model is for default mode's report (docs/what-if.md); compat needs none.
   prepare::TraceViewsOptions views_options;
   views_options.run_graph = !compat_tracelens(options);

@@ -99,23 +99,23 @@ void summarize(DeviceMemory& d, const std::vector<Raw>& raws, const StepTable& s
   // What was live at the peak: replay the blocks by address up to the peak event.
   struct Block {
     std::int64_t bytes;
-    const std::string* op;
+    std::string_view op;
   };
   std::unordered_map<std::int64_t, Block> live;
   for (std::size_t i = 0; i <= peak_index && i < raws.size(); ++i) {
     const Raw& r = raws[i];
     if (!r.has_addr) continue;
     if (r.sample.bytes > 0) {
-      live[r.addr] = {r.sample.bytes, &r.sample.op};
+      live[r.addr] = {r.sample.bytes, r.sample.op};
     } else if (r.sample.bytes < 0) {
       live.erase(r.addr);
     }
   }
-  std::map<std::string, LiveByOp> by_op;
+  std::map<std::string_view, LiveByOp> by_op;
   std::int64_t tracked = 0;
   for (const auto& [addr, b] : live) {
-    LiveByOp& l = by_op[*b.op];
-    l.op = *b.op;
+    LiveByOp& l = by_op[b.op];
+    l.op = b.op;
     l.bytes += b.bytes;
     ++l.blocks;
     tracked += b.bytes;
@@ -194,7 +194,7 @@ MemoryTimeline build_memory_timeline(const TraceModel& model, const EventTree& t
     r.sample.allocated = *allocated;
     r.sample.reserved = *reserved;
     r.sample.bytes = model.int_arg(u, "Bytes").value_or(0);
-    r.sample.op = std::string(ops.op_at(e.thread, e.ts_ns));
+    r.sample.op = ops.op_at(e.thread, e.ts_ns);
     if (const auto addr = model.int_arg(u, "Addr")) {
       r.addr = *addr;
       r.has_addr = true;

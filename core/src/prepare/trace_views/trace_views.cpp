@@ -122,6 +122,11 @@ std::shared_ptr<const CsvTable> gpu_events_table(const trace::TraceModel& model,
                                      "launcher_tid",
                                      "op_stack"};
   auto table = std::make_shared<CsvTable>(std::move(header));
+  std::size_t rows = 0;
+  for (Uid u = 0; u < model.event_count(); ++u) {
+    if (trace::is_gpu_category(model.event(u).category)) ++rows;
+  }
+  table->reserve(rows * table->column_count(), 0);
   for (Uid u = 0; u < model.event_count(); ++u) {
     const trace::Event& e = model.event(u);
     if (!trace::is_gpu_category(e.category)) continue;

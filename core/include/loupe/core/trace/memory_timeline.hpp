@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loupe/core/trace/event_tree.hpp"
@@ -27,7 +28,9 @@ struct MemorySample {
   std::int64_t allocated = 0;  // the allocator's totals after this event
   std::int64_t reserved = 0;
   std::int64_t bytes = 0;  // this event: > 0 allocation, < 0 free
-  std::string op;          // the innermost enclosing cpu_op ("" when none)
+  // The innermost enclosing cpu_op ("" when none): a name of the trace model, valid while the
+  // model lives.
+  std::string_view op;
 };
 
 struct LiveByOp {
