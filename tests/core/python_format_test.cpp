@@ -80,4 +80,17 @@ TEST_CASE("parse_float follows Python float() grammar", "[python_format]") {
   CHECK_FALSE(parse_float("0x10", v));
   CHECK_FALSE(parse_float("1.2.3", v));
   CHECK_FALSE(parse_float("e5", v));
+  // Python: float("1e400") == inf, float("-1e-400") == -0.0, float("1_0e1_0") == 1e11.
+  CHECK((parse_float("1e400", v) && std::isinf(v) && v > 0));
+  CHECK((parse_float("-1e-400", v) && v == 0.0 && std::signbit(v)));
+  CHECK((parse_float("1_0e1_0", v) && v == 1e11));
+  CHECK((parse_float("+3", v) && v == 3.0));
+  CHECK((parse_float("1e+5", v) && v == 1e5));
+  CHECK((parse_float("0.1", v) && v == 0.1));
+  CHECK((parse_float("-0", v) && v == 0.0 && std::signbit(v)));
+  CHECK((parse_float("123456789012345678901234567890", v) && v == 1.2345678901234568e29));
+  CHECK_FALSE(parse_float("+-5", v));
+  CHECK_FALSE(parse_float("-", v));
+  CHECK_FALSE(parse_float("1e_5", v));
+  CHECK_FALSE(parse_float("nanx", v));
 }

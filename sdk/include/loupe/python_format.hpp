@@ -90,7 +90,9 @@ inline double numpy_round(double value, int decimals) {
 }
 
 // Python's float(text) grammar (strip, sign, digits with '_' separators, fraction, exponent,
-// nan/inf/infinity case-insensitively). Returns false when text is not a float literal.
+// nan/inf/infinity case-insensitively). Returns false when text is not a float literal. The
+// digits are converted by std::from_chars (correctly rounded, like Python), strtod only for a
+// value beyond double's range (inf or 0, as Python).
 inline bool parse_float(std::string_view text, double& out) {
   auto is_space = [](char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
@@ -99,18 +101,18 @@ inline bool parse_float(std::string_view text, double& out) {
   while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
   if (text.empty()) return false;
 
-  std::string clean;
-  clean.reserve(text.size());
-  size_t i = 0;
-  if (text[i] == '+' || text[i] == '-') clean.push_back(text[i++]);
-  std::string rest;
-  for (size_t k = i; k < text.size(); ++k) {
-    rest.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(text[k]))));
-  }
-  if (rest == "nan" || rest == "inf" || rest == "infinity") {
-    const bool neg = !clean.empty() && clean[0] == '-';
-    out = rest == "nan" ? std::nan("") : (neg ? -HUGE_VAL : HUGE_VAL);
-    return true;
+  const bool negative = text.front() == '-';
+  if (text.front() == '+' || text.front() == '-') text.remove_prefix(1);
+  if (text.size() <= 8 && !text.empty() && (text.front() < '0' || text.front() > '9')) {
+    char lower[8];
+    for (size_t k = 0; k < text.size(); ++k) {
+      lower[k] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+    }
+    const std::string_view word(lower, text.size());
+    if (word == "nan" || word == "inf" || word == "infinity") {
+      out = word == "nan" ? std::nan("") : (negative ? -HUGE_VAL : HUGE_VAL);
+      return true;
+    }
   }
   // digits [_digits]* [. digits...] [e [sign] digits]
   bool any_digit = false;
@@ -118,10 +120,10 @@ inline bool parse_float(std::string_view text, double& out) {
   bool seen_dot = false;
   bool seen_exp = false;
   bool exp_digit = false;
-  for (size_t k = i; k < text.size(); ++k) {
+  bool separators = false;
+  for (size_t k = 0; k < text.size(); ++k) {
     const char c = text[k];
     if (c >= '0' && c <= '9') {
-      clean.push_back(c);
       prev_digit = true;
       if (seen_exp) {
         exp_digit = true;
@@ -133,23 +135,34 @@ inline bool parse_float(std::string_view text, double& out) {
         return false;
       }
       prev_digit = false;
+      separators = true;
     } else if (c == '.' && !seen_dot && !seen_exp) {
       seen_dot = true;
       prev_digit = false;
-      clean.push_back(c);
     } else if ((c == 'e' || c == 'E') && !seen_exp && any_digit) {
       seen_exp = true;
       prev_digit = false;
-      clean.push_back('e');
-      if (k + 1 < text.size() && (text[k + 1] == '+' || text[k + 1] == '-')) {
-        clean.push_back(text[++k]);
-      }
+      if (k + 1 < text.size() && (text[k + 1] == '+' || text[k + 1] == '-')) ++k;
     } else {
       return false;
     }
   }
   if (!any_digit || (seen_exp && !exp_digit)) return false;
-  out = std::strtod(clean.c_str(), nullptr);
+  std::string clean;
+  if (separators) {
+    for (const char c : text) {
+      if (c != '_') clean.push_back(c);
+    }
+    text = clean;
+  }
+  double value = 0.0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec == std::errc::result_out_of_range) {
+    value = std::strtod(std::string(text).c_str(), nullptr);
+  } else if (ec != std::errc() || end != text.data() + text.size()) {
+    return false;
+  }
+  out = negative ? -value : value;
   return true;
 }
 
