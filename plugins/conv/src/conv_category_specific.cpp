@@ -1,7 +1,6 @@
 #include "conv_category_specific.hpp"
 
 #include <array>
-#include <cctype>
 #include <cmath>
 #include <map>
 #include <string>
@@ -11,16 +10,11 @@
 #include "loupe/compute/efficiency.hpp"
 #include "loupe/compute/op_fields.hpp"
 #include "loupe/python_format.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::conv {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 Json metadata_value(const JsonView& v) { return v.present() ? v.to_json() : Json(); }
 
@@ -35,7 +29,7 @@ Json bf16_peak(const JsonView& metadata) {
 bool is_layout_transform_kernel(std::string_view kernel_name) {
   static constexpr std::array<std::string_view, 5> kPatterns{"transpose", "nchw2nhwc", "nhwc2nchw",
                                                              "nchwtonhwc", "nhwctonchw"};
-  const std::string name = lower(kernel_name);
+  const std::string name = text::ascii_lower(kernel_name);
   for (const auto p : kPatterns) {
     if (name.find(p) != std::string::npos) return true;
   }
@@ -46,7 +40,8 @@ Json conv_category_specific_tracelens(const compute::CategoryInputs& inputs) {
   std::vector<size_t> transpose_rows;
   for (size_t r = 0; r < inputs.rows(); ++r) {
     const auto name = inputs.text(r, "name");
-    if (name && lower(*name).find("transpose") != std::string::npos) transpose_rows.push_back(r);
+    if (name && text::ascii_lower(*name).find("transpose") != std::string::npos)
+      transpose_rows.push_back(r);
   }
   const bool has_kt = inputs.has_column(compute::kKernelTimeSum);
   const double tot_ms = has_kt ? compute::column_sum(inputs, compute::kKernelTimeSum) / 1000 : 0.0;

@@ -1,24 +1,13 @@
 #include "host_transfer.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <string>
+
+#include "loupe/text.hpp"
 
 namespace loupe::elementwise {
 
-namespace {
-
-std::string lowered(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
-}  // namespace
-
 bool is_host_device_copy(std::string_view kernel_name) {
-  const std::string n = lowered(kernel_name);
+  const std::string n = text::ascii_lower(kernel_name);
   for (const std::string_view marker :
        {"memcpy htod", "memcpy dtoh", "copyhosttodevice", "copydevicetohost"}) {
     if (n.find(marker) != std::string::npos) return true;

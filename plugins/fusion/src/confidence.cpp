@@ -3,6 +3,8 @@
 #include <array>
 #include <utility>
 
+#include "loupe/text.hpp"
+
 namespace loupe::fusion {
 
 namespace {
@@ -50,7 +52,7 @@ bool hint_in(std::string_view original, const std::string& lower, std::string_vi
 }  // namespace
 
 bool hint_matches_token(std::string_view name, std::string_view hint) {
-  const std::string lower = to_lower(name);
+  const std::string lower = text::ascii_lower(name);
   for (size_t pos = lower.find(hint); pos != std::string::npos; pos = lower.find(hint, pos + 1)) {
     if (boundary_at(name, pos) && boundary_at(name, pos + hint.size())) return true;
   }
@@ -59,8 +61,8 @@ bool hint_matches_token(std::string_view name, std::string_view hint) {
 
 std::optional<std::string> name_signal(std::string_view base_name, std::string_view module_name,
                                        bool token_hints) {
-  const std::string bn = to_lower(base_name);
-  const std::string mn = to_lower(module_name);
+  const std::string bn = text::ascii_lower(base_name);
+  const std::string mn = text::ascii_lower(module_name);
   for (const auto& group : hint_groups()) {
     for (auto hint : group.hints) {
       if (hint_in(base_name, bn, hint, token_hints) ||
@@ -80,7 +82,7 @@ std::optional<std::string> composition_signal(const std::vector<EnrichedKernel>&
   bool cat = false;
   for (const auto& k : kernels) {
     if (is_matrix(k)) ++gemms;
-    const std::string name = to_lower(k.name);
+    const std::string name = text::ascii_lower(k.name);
     softmax = softmax || contains(name, "softmax");
     rsqrt = rsqrt || contains(name, "rsqrt");
     neg = neg || contains(name, "neg");

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "loupe/python_format.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::fusion {
 
@@ -139,7 +140,8 @@ bool total_is_first_instance_scaled(const Candidate& c) {
     return is_matrix(e);
   };
   bool softmax = false;
-  for (const auto& k : c.kernels) softmax = softmax || contains(to_lower(k.name), "softmax");
+  for (const auto& k : c.kernels)
+    softmax = softmax || contains(text::ascii_lower(k.name), "softmax");
   if (!softmax || !matrix(c.kernels.front()) || !matrix(c.kernels.back())) return false;
   double first = 0.0;
   for (const auto& k : c.kernels) first += k.dur_us;

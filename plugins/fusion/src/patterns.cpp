@@ -2,6 +2,8 @@
 
 #include <regex>
 
+#include "loupe/text.hpp"
+
 namespace loupe::fusion {
 
 namespace {
@@ -29,7 +31,7 @@ Tokens scan_tokens(const std::vector<EnrichedKernel>& kernels) {
   Tokens t;
   for (const auto& k : kernels) {
     if (is_matrix(k)) continue;
-    const std::string name = to_lower(k.name);
+    const std::string name = text::ascii_lower(k.name);
     t.softmax = t.softmax || contains(name, "softmax");
     t.rsqrt = t.rsqrt || contains(name, "rsqrt");
     t.mean = t.mean || contains(name, "mean");
@@ -65,7 +67,7 @@ PatternMatch classify_pattern(const Candidate& c, const Estimate& e) {
   size_t gemms = 0;
   for (const auto& k : e.kernels) gemms += is_matrix(k) ? 1 : 0;
   const size_t n = e.kernels.size();
-  const std::string nm = to_lower(c.base_name + " " + c.module_name);
+  const std::string nm = text::ascii_lower(c.base_name + " " + c.module_name);
   PatternMatch m;
 
   if (gemms >= 2 && t.softmax) {
@@ -209,7 +211,7 @@ std::string pattern_action(Pattern p) {
 }
 
 std::optional<std::string> container_reason(const Candidate& c) {
-  const std::string nm = to_lower(c.base_name + " " + c.module_name);
+  const std::string nm = text::ascii_lower(c.base_name + " " + c.module_name);
   static const std::regex kContainer(
       "sequential|modulelist|moduledict|decoderlayer|encoderlayer|transformerblock|basicblock|"
       "bottleneck",

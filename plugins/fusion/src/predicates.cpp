@@ -5,14 +5,6 @@
 
 namespace loupe::fusion {
 
-std::string to_lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 bool contains(std::string_view text, std::string_view needle) {
   return text.find(needle) != std::string_view::npos;
 }
@@ -40,7 +32,7 @@ bool is_norm(const EnrichedKernel& k) {
   for (auto t : kNormTypes) {
     if (k.type == t) return true;
   }
-  const std::string lower = to_lower(k.name);
+  const std::string lower = text::ascii_lower(k.name);
   for (auto n : kNormNames) {
     if (contains(lower, n)) return true;
   }

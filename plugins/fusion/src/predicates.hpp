@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "candidate.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::fusion {
 
@@ -28,7 +29,6 @@ bool is_matrix(const EnrichedKernel& k);
 // _is_norm_kernel: a norm type, or a norm pattern in the lower-cased name.
 bool is_norm(const EnrichedKernel& k);
 
-std::string to_lower(std::string_view text);
 bool contains(std::string_view text, std::string_view needle);
 
 }  // namespace loupe::fusion

@@ -1,18 +1,13 @@
 #include "generic_op_kind.hpp"
 
 #include <array>
-#include <cctype>
 #include <utility>
+
+#include "loupe/text.hpp"
 
 namespace loupe::generic {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 struct KindRule {
   std::string_view pattern;
@@ -69,12 +64,12 @@ constexpr std::array<std::string_view, 4> kMoreIndexOps{"embedding", "aten::cat"
 }  // namespace
 
 bool is_graph_replay(std::string_view op_name) {
-  const std::string name = lower(op_name);
+  const std::string name = text::ascii_lower(op_name);
   return name.rfind("hipgraphlaunch", 0) == 0 || name.rfind("cudagraphlaunch", 0) == 0;
 }
 
 OpKind classify_op_kind(std::string_view op_name) {
-  const std::string name = lower(op_name);
+  const std::string name = text::ascii_lower(op_name);
   for (const auto& rule : kRules) {
     if (name.find(rule.pattern) != std::string::npos) return rule.kind;
   }

@@ -1,8 +1,9 @@
 #include "generic_sub_category.hpp"
 
 #include <array>
-#include <cctype>
 #include <string>
+
+#include "loupe/text.hpp"
 
 namespace loupe::generic {
 
@@ -21,8 +22,7 @@ SubCategory classify_sub_category(std::string_view op_name) {
   static constexpr std::array<std::string_view, 6> kCommunication{
       "all_reduce", "collective", "ncclkernel", "rccl", "broadcast", "allgather"};
   static constexpr std::array<std::string_view, 3> kGraph{"graph", "hipgraph", "cudagraph"};
-  std::string lower(op_name);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = text::ascii_lower(op_name);
   if (contains_any(lower, kCommunication)) return SubCategory::Communication;
   if (contains_any(lower, kGraph)) return SubCategory::Graph;
   return SubCategory::Miscellaneous;

@@ -1,17 +1,8 @@
 #include "moe_prose.hpp"
 
-#include <cctype>
+#include "loupe/text.hpp"
 
 namespace loupe::moe {
-
-namespace {
-
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-}  // namespace
 
 bool MoeProse::unfused(const compute::FindingContext& f) {
   const Json* cat = f.metrics.find("category");
@@ -24,7 +15,7 @@ bool MoeProse::already_fp4(const compute::FindingContext& f) {
     const Json* eff = op == nullptr ? nullptr : op->find("efficiency");
     const Json* spec = eff == nullptr ? nullptr : eff->find("compute_spec");
     if (spec == nullptr || !spec->is_string() ||
-        lower(spec->as_string()).find("fp4") == std::string::npos) {
+        text::ascii_lower(spec->as_string()).find("fp4") == std::string::npos) {
       return false;
     }
     any = true;

@@ -1,17 +1,12 @@
 #include "reduce_prose.hpp"
 
 #include <algorithm>
-#include <cctype>
+
+#include "loupe/text.hpp"
 
 namespace loupe::reduce {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool has(const std::string& text, std::string_view part) {
   return text.find(part) != std::string::npos;
@@ -24,7 +19,7 @@ const std::vector<std::string>& type_order() {
 
 }  // namespace
 
-bool is_softmax(std::string_view op_name) { return has(lower(op_name), "softmax"); }
+bool is_softmax(std::string_view op_name) { return has(text::ascii_lower(op_name), "softmax"); }
 
 std::string classify_reduce(std::string_view op_name) {
   const std::string base = compute::op_base_name(op_name);
@@ -62,7 +57,7 @@ bool ReduceProse::softmax_in_attention(const compute::FindingContext& f) {
     const Json* chain = op->find("module_chain");
     if (chain == nullptr || !chain->is_array()) continue;
     for (const auto& m : chain->as_array()) {
-      if (m.is_string() && has(lower(m.as_string()), "attention")) return true;
+      if (m.is_string() && has(text::ascii_lower(m.as_string()), "attention")) return true;
     }
   }
   return false;
