@@ -67,11 +67,14 @@ std::vector<fs::path> files_with_extension(const fs::path& dir, const std::strin
 
 // Parses one file into the model under `name`; a file that does not parse is a load error
 // reported under `shown_path`.
+// A table the preparation built (`table`) is taken as it is.
 void add_file(Model& model, FileKind kind, const std::string& name, std::string_view bytes,
-              const fs::path& shown_path) {
+              const fs::path& shown_path, std::shared_ptr<const CsvTable> table = nullptr) {
   try {
     if (kind == FileKind::Document) {
       model.set_document(name, parse_json_document(bytes));
+    } else if (table) {
+      model.set_table(name, std::move(table));
     } else {
       model.set_table(name, std::make_shared<const CsvTable>(parse_csv(bytes)));
     }
@@ -142,7 +145,7 @@ Model load_analysis_files(const fs::path& dir, std::span<const AnalysisFile> fil
     });
     for (const auto* file : chosen) {
       add_file(model, rule.kind, std::string(file->relative_path), file->bytes,
-               dir / fs::path(file->relative_path));
+               dir / fs::path(file->relative_path), file->table);
     }
   }
   finish_model(model, dir, arch_set);

@@ -114,7 +114,7 @@ Expected<Session> Session::from_trace(const TraceInputs& inputs, SessionOptions 
   std::vector<AnalysisFile> files;
   files.reserve(prepared->directory.files.size());
   for (const auto& file : prepared->directory.files) {
-    files.push_back({file.relative_path, file.bytes});
+    files.push_back({file.relative_path, file.bytes, file.table});
   }
   state->model = load_analysis_files(options.analyze.output_dir, files, arch_set_for(options));
   for (const auto& [name, why] : state->model.load_errors()) spdlog::warn("cannot load {}", why);

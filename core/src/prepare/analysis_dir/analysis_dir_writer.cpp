@@ -19,6 +19,7 @@
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/memory_timeline.hpp"
 #include "loupe/core/util/atomic_file.hpp"
+#include "memory_timeline_table.hpp"
 #include "metadata_documents.hpp"
 #include "trace2_summary.hpp"
 #include "vendor_category_split.hpp"
@@ -66,7 +67,8 @@ class Pipeline {
     if (!options_.compat_tracelens) {
       const auto memory = trace::build_memory_timeline(model_, tree, trace::StepTable{});
       if (!memory.devices.empty()) {
-        add(report_dir + "memory_timeline.csv", trace::memory_timeline_csv(memory));
+        add(report_dir + "memory_timeline.csv", trace::memory_timeline_csv(memory),
+            std::make_shared<const CsvTable>(analysis_dir::memory_timeline_table(memory)));
       }
     }
 
@@ -94,7 +96,7 @@ class Pipeline {
              "keep the edit-distance matches, so some LCAs may differ from TraceLens's");
       }
     }
-    std::optional<CsvTable> unified;
+    std::shared_ptr<const CsvTable> unified;
     // The host ops the unified summary is built from; the standalone fusion candidates' sibling
     // sequences read the same list.
     std::vector<unified::CollectedEvent> collected;
@@ -118,11 +120,11 @@ class Pipeline {
       if (options_.arch2) {
         arch2 = perf::parse_arch_json(loupe::dump_python_json(options_.arch2->spec, 0));
       }
-      const CsvTable unified2 =
+      const std::shared_ptr<const CsvTable> unified2 =
           add_perf_report(trace2_->model, trace2_->tree,
                           unified::collect_unified_perf_events(trace2_->model, trace2_->tree),
                           "perf_report_trace2_csvs/", arch2 ? &*arch2 : arch_ptr, nullptr);
-      trace2_by_category = analysis_dir::trace2_ops_summary_by_category(unified2);
+      trace2_by_category = analysis_dir::trace2_ops_summary_by_category(*unified2);
     }
 
     std::size_t fusion_count = 0;
@@ -134,8 +136,7 @@ class Pipeline {
       step("extracting kernel fusion candidates");
       FusionCandidatesResult fusion;
       if (!comparative()) {
-        fusion =
-            fusion_candidates_standalone(model_, tree, unified ? &*unified : nullptr, collected);
+        fusion = fusion_candidates_standalone(model_, tree, unified.get(), collected);
       } else if (comparison->identical_traces()) {
         fusion.json = "[]";
         fusion.error = "the two traces run the same ops and kernels in the same call trees";
@@ -165,7 +166,7 @@ class Pipeline {
     if (fusion_count > 0)
       categories.push_back(analysis_dir::kernel_fusion_entry(ctx_, fusion_count));
     if (!options_.vendor_selectors.empty()) {
-      add_vendor_categories(unified ? &*unified : nullptr, categories);
+      add_vendor_categories(unified.get(), categories);
     }
 
     // TraceLens's placeholder (all "Cannot be inferred") in compat mode only; in default mode the
@@ -214,10 +215,10 @@ class Pipeline {
 
   // The perf report of one trace into `dir`: ops summaries, unified_perf_summary (returned,
   // parsed) and the per-family sheets.
-  CsvTable add_perf_report(const trace::TraceModel& model, const trace::EventTree& tree,
-                           std::span<const unified::CollectedEvent> collected,
-                           const std::string& dir, const perf::Arch* arch,
-                           const TraceComparison* comparison) {
+  std::shared_ptr<const CsvTable> add_perf_report(
+      const trace::TraceModel& model, const trace::EventTree& tree,
+      std::span<const unified::CollectedEvent> collected, const std::string& dir,
+      const perf::Arch* arch, const TraceComparison* comparison) {
     const std::string prefix = &model == &model_ ? "" : "trace 2: ";
     step(prefix + "summarizing kernel launchers");
     // Once for the ops tables and the unified summary.
@@ -234,8 +235,9 @@ class Pipeline {
         unified_perf_summary_csv(model, tree, arch, comparison, launchers, collected,
                                  &model == &model_ ? &out_.op_groups : nullptr,
                                  /*loupe_models=*/!options_.compat_tracelens);
-    CsvTable unified = parse_csv(unified_csv);
-    add(dir + "unified_perf_summary.csv", std::move(unified_csv));
+    // Parsed once: the categories read it here, and the model takes the same table.
+    auto unified = std::make_shared<const CsvTable>(parse_csv(unified_csv));
+    add(dir + "unified_perf_summary.csv", std::move(unified_csv), unified);
     for (auto& sheet : build_perf_sheets(model, tree, arch)) {
       add(dir + sheet.file_name, std::move(sheet.csv));
     }
@@ -250,8 +252,9 @@ class Pipeline {
     if (options_.progress) options_.progress(what);
   }
   void note(std::string text) { out_.notes.push_back(std::move(text)); }
-  void add(std::string relative_path, std::string bytes) {
-    out_.files.push_back({std::move(relative_path), std::move(bytes)});
+  void add(std::string relative_path, std::string bytes,
+           std::shared_ptr<const CsvTable> table = nullptr) {
+    out_.files.push_back({std::move(relative_path), std::move(bytes), std::move(table)});
   }
   void add_json(std::string relative_path, const Json& doc) {
     add(std::move(relative_path), loupe::dump_python_json(doc, 2));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -30,6 +31,9 @@ Model load_analysis_directory(const std::filesystem::path& dir, ArchSet arch_set
 struct AnalysisFile {
   std::string_view relative_path;  // e.g. "category_data/gemm_ops.csv"
   std::string_view bytes;
+  // A CSV file's table when the preparation built it along with the bytes (equal to
+  // parse_csv(bytes)); nullptr: parsed from the bytes.
+  std::shared_ptr<const CsvTable> table;
 };
 
 // The Model that load_analysis_directory would build from DIR if DIR held exactly `files`: the

@@ -6,12 +6,14 @@
 
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/prepare/arch_selection.hpp"
 #include "loupe/core/prepare/op_groups.hpp"
 #include "loupe/core/prepare/trace_diff.hpp"
@@ -47,6 +49,9 @@ struct PrepareOptions {
 struct PreparedFile {
   std::string relative_path;  // e.g. "category_data/multi_kernel_data.json"
   std::string bytes;
+  // A CSV file's table, built with the bytes (equal to parse_csv(bytes)) so the model takes it
+  // without parsing them; nullptr for the files the model parses.
+  std::shared_ptr<const CsvTable> table;
 };
 
 struct PreparedDirectory {
