@@ -53,22 +53,29 @@ void GpuEventIndex::lay_out(Uid root) {
 }
 
 std::vector<Uid> GpuEventIndex::gpu_events(Uid uid) const {
-  if (!tree_->has_gpu_events(uid)) return {};
-  if (uid >= slices_.size() || slices_[uid].first == kNoSlice) return tree_->gpu_events(uid);
-  const auto [begin, end] = slices_[uid];
   std::vector<Uid> out;
-  out.reserve(end - begin);
+  gpu_events(uid, out);
+  return out;
+}
+
+void GpuEventIndex::gpu_events(Uid uid, std::vector<Uid>& out) const {
+  out.clear();
+  if (!tree_->has_gpu_events(uid)) return;
+  if (uid >= slices_.size() || slices_[uid].first == kNoSlice) {
+    out = tree_->gpu_events(uid);
+    return;
+  }
+  const auto [begin, end] = slices_[uid];
   const auto first = ops_.begin() + begin;
   const auto last = ops_.begin() + end;
   // Link order (EventTree::gpu_events); the depth-first order nearly always is it already.
   if (std::is_sorted(first, last)) {
     for (auto it = first; it != last; ++it) out.push_back(it->second);
-    return out;
+    return;
   }
   std::vector<std::pair<std::uint32_t, Uid>> sorted(first, last);
   std::sort(sorted.begin(), sorted.end());
   for (const auto& [seq, g] : sorted) out.push_back(g);
-  return out;
 }
 
 }  // namespace loupe::core::trace

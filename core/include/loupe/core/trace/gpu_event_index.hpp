@@ -21,6 +21,8 @@ class GpuEventIndex {
 
   // The same as tree.gpu_events(uid), in the same order.
   std::vector<Uid> gpu_events(Uid uid) const;
+  // The same into `out` (cleared first), which keeps its capacity from call to call.
+  void gpu_events(Uid uid, std::vector<Uid>& out) const;
 
  private:
   static constexpr std::uint32_t kNoSlice = 0xFFFFFFFFu;
