@@ -73,8 +73,23 @@ void GpuEventIndex::gpu_events(Uid uid, std::vector<Uid>& out) const {
     for (auto it = first; it != last; ++it) out.push_back(it->second);
     return;
   }
+  // A slice out of order is a few runs in link order (cut where a subtree's launches were not
+  // recorded in start order): merged run by run, linear per run, unless there are many.
   std::vector<std::pair<std::uint32_t, Uid>> sorted(first, last);
-  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::size_t> runs;  // start of each run after the first
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    if (sorted[i] < sorted[i - 1]) runs.push_back(i);
+  }
+  constexpr std::size_t kMaxMergedRuns = 16;
+  if (runs.size() > kMaxMergedRuns) {
+    std::sort(sorted.begin(), sorted.end());
+  } else {
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const std::size_t end = r + 1 < runs.size() ? runs[r + 1] : sorted.size();
+      std::inplace_merge(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(runs[r]),
+                         sorted.begin() + static_cast<std::ptrdiff_t>(end));
+    }
+  }
   for (const auto& [seq, g] : sorted) out.push_back(g);
 }
 
