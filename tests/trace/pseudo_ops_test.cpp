@@ -11,6 +11,7 @@
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/core/prepare/call_stack.hpp"
 #include "loupe/core/prepare/trace_op_args.hpp"
+#include "loupe/core/trace/gpu_event_index.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/core/trace/pseudo_ops.hpp"
 #include "pseudo_op_traces.hpp"
@@ -36,6 +37,13 @@ Built build(const std::string& text, bool compat = true) {
   tr::PseudoOpOptions options;
   options.moe_triton_unfused = compat;
   b.report = tr::add_pseudo_ops(b.loaded.model, b.tree, options);
+  // The GPU-op index laid out after the edits agrees with the edited tree on every node.
+  const tr::GpuEventIndex index(b.tree);
+  std::size_t differing = 0;
+  for (tr::Uid u = 0; u < b.tree.node_count(); ++u) {
+    if (index.gpu_events(u) != b.tree.gpu_events(u)) ++differing;
+  }
+  CHECK(differing == 0);
   return b;
 }
 

@@ -11,6 +11,7 @@
 
 #include "cli_runner.hpp"
 #include "loupe/core/trace/event_tree.hpp"
+#include "loupe/core/trace/gpu_event_index.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/json_reader.hpp"
 #include "test_paths.hpp"
@@ -45,6 +46,7 @@ std::size_t check_mode(const tr::TraceModel& model, const rapidjson::Value& exp,
         std::string(exp["linking_key"].GetString()));
   CHECK(tree.gpu_only() == exp["gpu_only"].GetBool());
   CHECK(tree.cpu_root_nodes() == uids(exp["cpu_root_nodes"]));
+  const tr::GpuEventIndex gpu_index(tree);
   std::size_t checked = 0;
   for (const auto& m : exp["nodes"].GetObject()) {
     const auto uid = static_cast<tr::Uid>(std::stoul(m.name.GetString()));
@@ -57,6 +59,7 @@ std::size_t check_mode(const tr::TraceModel& model, const rapidjson::Value& exp,
           (n.HasMember("children") ? uids(n["children"]) : std::vector<tr::Uid>{}));
     CHECK(tree.gpu_events(uid) ==
           (n.HasMember("gpu_events") ? uids(n["gpu_events"]) : std::vector<tr::Uid>{}));
+    CHECK(gpu_index.gpu_events(uid) == tree.gpu_events(uid));
     CHECK(tree.linked(uid) == (n.HasMember("tree") && n["tree"].GetBool()));
     CHECK(tree.cpu_op_root(uid) == (n.HasMember("cpu_op_root") && n["cpu_op_root"].GetBool()));
     CHECK(tree.non_gpu_path(uid) == (n.HasMember("non_gpu_path") && n["non_gpu_path"].GetBool()));

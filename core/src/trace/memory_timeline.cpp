@@ -1,6 +1,8 @@
 #include "loupe/core/trace/memory_timeline.hpp"
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -32,6 +34,48 @@ std::map<std::int64_t, std::int64_t> device_capacities(const TraceModel& model) 
   }
   return out;
 }
+
+// The int args of allocator events, all read in one pass over an event's args instead of one
+// TraceModel::int_arg scan per key (six per event, 0.65 M calls on the 8x owlv2 trace). Each is
+// what int_arg gives: the first arg of the key (keys compared by interned id, which the pool
+// makes unique), when its value is a whole int64 literal.
+class MemoryArgReader {
+ public:
+  enum Key { kDeviceType, kDeviceId, kAllocated, kReserved, kBytes, kAddr, kKeyCount };
+  using Values = std::array<std::optional<std::int64_t>, kKeyCount>;
+
+  explicit MemoryArgReader(const TraceModel& model) : model_(model) {
+    constexpr std::array<std::string_view, kKeyCount> kNames = {
+        "Device Type", "Device Id", "Total Allocated", "Total Reserved", "Bytes", "Addr"};
+    for (std::size_t k = 0; k < kKeyCount; ++k) ids_[k] = model.strings().find(kNames[k]);
+  }
+
+  Values read(Uid uid) const {
+    Values values;
+    std::array<bool, kKeyCount> seen{};
+    for (const ArgPair& arg : model_.args(uid)) {
+      for (std::size_t k = 0; k < kKeyCount; ++k) {
+        if (seen[k] || ids_[k] == kNoString || arg.key != ids_[k]) continue;
+        seen[k] = true;
+        values[k] = int_value(arg);
+      }
+    }
+    return values;
+  }
+
+ private:
+  std::optional<std::int64_t> int_value(const ArgPair& arg) const {
+    if (arg.is_inline_int()) return arg.inline_int();
+    const std::string_view text = model_.str(arg.value);
+    std::int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+    return v;
+  }
+
+  const TraceModel& model_;
+  std::array<StringId, kKeyCount> ids_{};
+};
 
 // The innermost cpu_op of a thread enclosing a time: the last one starting at or before it,
 // else the first of its ancestors that still encloses it.
@@ -175,15 +219,18 @@ MemoryTimeline build_memory_timeline(const TraceModel& model, const EventTree& t
   const OpFinder ops(model, tree);
   const auto capacities = device_capacities(model);
   std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Raw>> by_device;
+  const MemoryArgReader arg_reader(model);
+  using Arg = MemoryArgReader::Key;
   for (const Uid u : events) {
-    const auto type = model.int_arg(u, "Device Type");
-    const auto id = model.int_arg(u, "Device Id");
+    const MemoryArgReader::Values args = arg_reader.read(u);
+    const auto& type = args[Arg::kDeviceType];
+    const auto& id = args[Arg::kDeviceId];
     if (!type || !id) {
       ++t.without_device;
       continue;
     }
-    const auto allocated = model.int_arg(u, "Total Allocated");
-    const auto reserved = model.int_arg(u, "Total Reserved");
+    const auto& allocated = args[Arg::kAllocated];
+    const auto& reserved = args[Arg::kReserved];
     if (!allocated || !reserved) {
       ++t.without_totals;
       continue;
@@ -193,9 +240,9 @@ MemoryTimeline build_memory_timeline(const TraceModel& model, const EventTree& t
     r.sample.ts_ns = e.ts_ns;
     r.sample.allocated = *allocated;
     r.sample.reserved = *reserved;
-    r.sample.bytes = model.int_arg(u, "Bytes").value_or(0);
+    r.sample.bytes = args[Arg::kBytes].value_or(0);
     r.sample.op = ops.op_at(e.thread, e.ts_ns);
-    if (const auto addr = model.int_arg(u, "Addr")) {
+    if (const auto& addr = args[Arg::kAddr]) {
       r.addr = *addr;
       r.has_addr = true;
     }

@@ -11,13 +11,22 @@
 namespace loupe::core::trace {
 
 void EventTree::annotate_ops(const TraceModel& model, Uid first) {
+  // Per distinct string (a trace repeats a few thousand names and cats over all its events):
+  // 0 not computed yet, else 1 + the answer's bits.
+  std::vector<std::uint8_t> memo(model.strings().size(), 0);
+  const auto memoized = [&](StringId id, auto&& compute) -> std::uint8_t {
+    if (id == kNoString || id >= memo.size()) return compute(model.str(id));
+    if (memo[id] == 0) memo[id] = static_cast<std::uint8_t>(1 + compute(model.str(id)));
+    return static_cast<std::uint8_t>(memo[id] - 1);
+  };
   std::vector<Uid> annotations;
   const auto n = static_cast<Uid>(model.event_count());
   for (Uid u = 0; u < n; ++u) {
     const StringId cat = model.event(u).cat;
-    if (cat != kNoString && model.str(cat).find("user_annotation") != std::string_view::npos) {
-      annotations.push_back(u);
-    }
+    const auto is_annotation = [](std::string_view text) -> std::uint8_t {
+      return text.find("user_annotation") != std::string_view::npos ? 1 : 0;
+    };
+    if (cat != kNoString && memoized(cat, is_annotation) != 0) annotations.push_back(u);
   }
   std::stable_sort(annotations.begin(), annotations.end(),
                    [&](Uid a, Uid b) { return model.ts_us(a) < model.ts_us(b); });
@@ -25,13 +34,21 @@ void EventTree::annotate_ops(const TraceModel& model, Uid first) {
     return std::any_of(list.begin(), list.end(),
                        [&](const std::string& prefix) { return name.starts_with(prefix); });
   };
+  constexpr std::uint8_t kCompat = 1;
+  constexpr std::uint8_t kServing = 2;
+  const auto prefixes = [&](std::string_view name) -> std::uint8_t {
+    return (starts_with_any(name, options_.annotate_op_prefixes) ? kCompat : 0) |
+           (starts_with_any(name, options_.serving_annotate_op_prefixes) ? kServing : 0);
+  };
+  std::fill(memo.begin(), memo.end(), 0);  // names now
   for (Uid u = first; u < n; ++u) {
     // An added op without times (one inserted above a launch) encloses nothing and is named
     // by no prefix; one that matched would fail in TraceLens, so it is left unannotated.
     const std::uint16_t flags = model.event(u).flags;
     if (first != 0 && ((flags & kHasTs) == 0 || (flags & kHasDur) == 0)) continue;
-    const bool compat = starts_with_any(model.name(u), options_.annotate_op_prefixes);
-    const bool serving = starts_with_any(model.name(u), options_.serving_annotate_op_prefixes);
+    const std::uint8_t named = memoized(model.event(u).name, prefixes);
+    const bool compat = (named & kCompat) != 0;
+    const bool serving = (named & kServing) != 0;
     if (!compat && !serving) continue;
     const double ts = model.ts_us(u);
     const double end = ts + model.dur_us(u);

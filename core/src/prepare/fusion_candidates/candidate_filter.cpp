@@ -1,7 +1,6 @@
 // Standalone candidate filter (spec docs/contracts/fusion.md §2.5) and the final order (§1.2).
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <string>
 
 #include "candidate.hpp"
@@ -9,25 +8,36 @@
 namespace loupe::core::prepare::fusion {
 namespace {
 
-std::string upper(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return out;
+// `text` equals the upper-case `upper_text` ignoring ASCII case (Python's str.upper() ==).
+bool equals_upper(std::string_view text, std::string_view upper_text) {
+  if (text.size() != upper_text.size()) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if ((c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c) != upper_text[i]) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
 
+// Whether the module's kernels are GEMMs plus only normalizations / adds / casts. The answer is
+// known as soon as one non-GEMM kernel is neither: the walk stops there (a whole-model module
+// holds tens of thousands of kernels on a big trace).
 bool is_gemm_norm_only(const Candidate& c) {
   constexpr std::array<std::string_view, 5> kNorms = {"batchnorm", "layernorm", "groupnorm",
                                                       "instancenorm", "rmsnorm"};
   std::size_t gemm = 0;
   std::size_t other = 0;
-  bool all_norm = true;
+  std::string low;
   for (const auto& k : c.kernels) {
-    const std::string low = lower_ascii(k.name);
-    const std::string type = upper(k.type);
-    if (type == "GEMM" || type == "GEMM (GENERIC)" || low.find("conv") != std::string::npos) {
+    low.assign(k.name);
+    for (char& ch : low) {
+      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch + 32);
+    }
+    if (equals_upper(k.type, "GEMM") || equals_upper(k.type, "GEMM (GENERIC)") ||
+        low.find("conv") != std::string::npos) {
       ++gemm;
       continue;
     }
@@ -35,9 +45,9 @@ bool is_gemm_norm_only(const Candidate& c) {
     const bool norm = std::any_of(kNorms.begin(), kNorms.end(), [&](std::string_view n) {
       return low.find(n) != std::string::npos;
     });
-    if (!norm && k.type != "Elementwise Add" && k.type != "Copy/Cast") all_norm = false;
+    if (!norm && k.type != "Elementwise Add" && k.type != "Copy/Cast") return false;
   }
-  return gemm >= 1 && other >= 1 && all_norm;
+  return gemm >= 1 && other >= 1;
 }
 
 std::vector<Candidate> filter_candidates(ModuleWalk walk, std::vector<Candidate> siblings) {

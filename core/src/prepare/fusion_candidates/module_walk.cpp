@@ -6,6 +6,7 @@
 
 #include "candidate.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
+#include "loupe/core/trace/gpu_event_index.hpp"
 
 namespace loupe::core::prepare::fusion {
 
@@ -29,11 +30,14 @@ ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& t
     }
     return it->second;
   };
+  // Every module and every module nested in it asks for its GPU ops: laid out once.
+  const trace::GpuEventIndex gpu_index(tree);
+  std::vector<Uid> gpu;  // the current node's GPU ops (its capacity reused)
   const auto count = static_cast<Uid>(model.event_count());
   for (Uid uid = 0; uid < count; ++uid) {
     if (skipped_category(model.event(uid).category)) continue;
     if (!tree.has_gpu_events(uid)) continue;
-    const std::vector<Uid> gpu = tree.gpu_events(uid);
+    gpu_index.gpu_events(uid, gpu);
     if (gpu.size() < 2) continue;
     std::string base = strip_module_name(model.name(uid));
     if (base.empty()) continue;

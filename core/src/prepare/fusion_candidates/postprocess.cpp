@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -42,22 +43,26 @@ void narrow(Candidate& c, const PerfLookup& lookup) {
 
 bool attention_core(const std::vector<CandidateKernel>& kernels, const PerfLookup& lookup,
                     std::size_t& first, std::size_t& last) {
-  std::vector<char> gemm(kernels.size(), 0);
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    gemm[i] = lookup.is_gemm(kernels[i].name) ? 1 : 0;
-  }
+  // Whether each kernel is a GEMM, looked up only for the kernels the search reaches (most
+  // modules have no softmax kernel, and a whole-model module has tens of thousands of kernels).
+  constexpr std::int8_t kUnknown = -1;
+  std::vector<std::int8_t> gemm_memo(kernels.size(), kUnknown);
+  const auto gemm = [&](std::size_t j) {
+    if (gemm_memo[j] == kUnknown) gemm_memo[j] = lookup.is_gemm(kernels[j].name) ? 1 : 0;
+    return gemm_memo[j] != 0;
+  };
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     if (!has_softmax(kernels[i].name)) continue;
     std::optional<std::size_t> qk;
     for (std::size_t j = i; j-- > 0;) {
-      if (gemm[j] != 0) {
+      if (gemm(j)) {
         qk = j;
         break;
       }
     }
     std::optional<std::size_t> pv;
     for (std::size_t j = i + 1; j < kernels.size(); ++j) {
-      if (gemm[j] != 0) {
+      if (gemm(j)) {
         pv = j;
         break;
       }

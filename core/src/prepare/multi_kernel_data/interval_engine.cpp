@@ -103,4 +103,23 @@ IntervalMetrics compute_interval_metrics(std::span<const GpuInterval> events, bo
   return m;
 }
 
+PyNumber busy_time(Spans& spans, bool integer_times) {
+  // merge() and length() in place; the sort is skipped when the spans are in start order
+  // already (a launcher's kernels nearly always are), which leaves a stable sort unchanged.
+  const auto by_start = [](const Span& a, const Span& b) { return a.first < b.first; };
+  if (!std::is_sorted(spans.begin(), spans.end(), by_start)) {
+    std::stable_sort(spans.begin(), spans.end(), by_start);
+  }
+  std::size_t merged = 0;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    if (merged > 0 && spans[i].first <= spans[merged - 1].second) {
+      spans[merged - 1].second = std::max(spans[merged - 1].second, spans[i].second);
+    } else {
+      spans[merged++] = spans[i];
+    }
+  }
+  spans.resize(merged);
+  return length(spans, integer_times);
+}
+
 }  // namespace loupe::core::prepare

@@ -32,15 +32,15 @@ Uid launcher_of(const trace::TraceModel& model, const trace::EventTree& tree, Ui
 
 PyNumber gpu_busy_time(const trace::TraceModel& model, std::span<const Uid> gpu_ops) {
   if (gpu_ops.empty()) return {0.0, true};
-  std::vector<GpuInterval> intervals;
-  intervals.reserve(gpu_ops.size());
+  std::vector<std::pair<double, double>> spans;
+  spans.reserve(gpu_ops.size());
   bool integer_times = true;
   for (const Uid uid : gpu_ops) {
     const double start = model.ts_us(uid);
-    intervals.push_back({start, start + model.dur_us(uid), trace::GpuClass::kComputation});
+    spans.emplace_back(start, start + model.dur_us(uid));
     integer_times = integer_times && model.ts_is_integer(uid) && model.dur_is_integer(uid);
   }
-  return compute_interval_metrics(intervals, integer_times).busy;
+  return busy_time(spans, integer_times);
 }
 
 std::vector<KernelLauncher> kernel_launchers(const trace::TraceModel& model,

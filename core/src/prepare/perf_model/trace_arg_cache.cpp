@@ -7,13 +7,29 @@ namespace loupe::core::prepare {
 
 std::array<TraceArg*, 4> TraceArgCache::find(trace::Uid uid, std::span<const char* const, 4> keys) {
   std::array<TraceArg*, 4> found{};
+  // Keys compared by interned id: the pool stores each text once, so equal ids are equal texts.
+  std::array<trace::StringId, 4> ids{};
+  for (std::size_t i = 0; i < keys.size(); ++i) ids[i] = key_id(keys[i]);
   for (const trace::ArgPair& pair : model_.args(uid)) {
-    const std::string_view key = model_.str(pair.key);
     for (std::size_t i = 0; i < keys.size(); ++i) {
-      if (found[i] == nullptr && key == keys[i]) found[i] = &parsed(pair);
+      if (found[i] == nullptr && ids[i] != trace::kNoString && pair.key == ids[i]) {
+        found[i] = &parsed(pair);
+      }
     }
   }
   return found;
+}
+
+trace::StringId TraceArgCache::key_id(const char* key) {
+  const std::string_view wanted(key);
+  for (const auto& [text, id] : key_ids_) {
+    if (text == wanted) return id;
+  }
+  // The model does not change while a cache reads it (the preparation's model is const), so an
+  // absent key stays absent.
+  const trace::StringId id = model_.strings().find(key);
+  key_ids_.emplace_back(std::string(wanted), id);
+  return id;
 }
 
 const std::string* TraceArgCache::python_str(TraceArg& arg, bool lists_as_tuples) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -20,7 +21,11 @@ using trace::Uid;
 class Collector {
  public:
   Collector(const trace::TraceModel& model, const trace::EventTree& tree)
-      : model_(model), tree_(tree), visited_(model.event_count(), 0) {}
+      : model_(model),
+        tree_(tree),
+        visited_(model.event_count(), 0),
+        has_model_(model.event_count(), kUnknown),
+        desc_model_(model.event_count(), kUnknown) {}
 
   std::vector<CollectedEvent> run() {
     const bool python = tree_.options().add_python_func;
@@ -40,7 +45,12 @@ class Collector {
  private:
   Category cat(Uid u) const { return model_.event(u).category; }
   bool launches(Uid u) const { return tree_.has_gpu_events(u); }
-  bool has_model(Uid u) const { return trace_op_has_model(model_, u); }
+  // Memoized per node, as desc_model(): a visit asks both of every node below it, at every
+  // level of the walk down (a model's python frames nest tens of levels deep).
+  bool has_model(Uid u) const {
+    if (has_model_[u] == kUnknown) has_model_[u] = trace_op_has_model(model_, u) ? 1 : 0;
+    return has_model_[u] != 0;
+  }
 
   bool is_nccl_name(std::string_view name) const {
     std::string low(name);
@@ -73,6 +83,10 @@ class Collector {
   }
 
   bool desc_model(Uid u) const {
+    if (desc_model_[u] == kUnknown) desc_model_[u] = compute_desc_model(u) ? 1 : 0;
+    return desc_model_[u] != 0;
+  }
+  bool compute_desc_model(Uid u) const {
     for (const Uid c : tree_.children(u)) {
       const Category cc = cat(c);
       if (cc != Category::kCpuOp && cc != Category::kPythonFunction) continue;
@@ -186,9 +200,12 @@ class Collector {
     for (auto& e : backed) out_.push_back(std::move(e));
   }
 
+  static constexpr std::int8_t kUnknown = -1;
   const trace::TraceModel& model_;
   const trace::EventTree& tree_;
   std::vector<char> visited_;
+  mutable std::vector<std::int8_t> has_model_;   // per node: kUnknown, 0 or 1
+  mutable std::vector<std::int8_t> desc_model_;  // per node: kUnknown, 0 or 1
   std::vector<CollectedEvent> out_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "loupe/core/trace/gpu_timeline.hpp"
@@ -35,5 +36,10 @@ struct IntervalMetrics {
 // Precondition: `events` is not empty.
 IntervalMetrics compute_interval_metrics(std::span<const GpuInterval> events, bool integer_times,
                                          std::optional<double> micro_idle_threshold_us = {});
+
+// compute_interval_metrics(...).busy alone, without the per-class unions: the ops tables and the
+// perf sheets ask it of every op's kernels. `spans` are (start, end) pairs, reordered and merged
+// in place. Precondition: not empty.
+PyNumber busy_time(std::vector<std::pair<double, double>>& spans, bool integer_times);
 
 }  // namespace loupe::core::prepare

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "loupe/core/prepare/forward_op_index.hpp"
 #include "loupe/core/trace/trace_model.hpp"
@@ -42,9 +44,13 @@ class TraceArgCache {
 
  private:
   TraceArg& parsed(const trace::ArgPair& pair);
+  // The interned id of a key text (kNoString when no arg has that key), memoized: the callers
+  // ask the same few keys for every op.
+  trace::StringId key_id(const char* key);
 
   const trace::TraceModel& model_;
   std::unordered_map<std::uint32_t, TraceArg> by_value_;  // by ArgPair::value (node-stable)
+  std::vector<std::pair<std::string, trace::StringId>> key_ids_;
   ForwardOpIndex forward_ops_;
 };
 

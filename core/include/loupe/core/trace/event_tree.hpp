@@ -120,6 +120,7 @@ class EventTree {
   std::vector<Uid> linked_gpu_ops(const TraceModel& model) const;
 
  private:
+  friend class GpuEventIndex;  // reads the child lists and GPU link order (gpu_event_index.hpp)
   enum Flag : std::uint8_t {
     kLinked = 1,
     kCpuOpRoot = 2,
