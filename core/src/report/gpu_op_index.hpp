@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -13,10 +14,11 @@
 
 namespace loupe::core::report {
 
+// The names are views into the model's trace/gpu_events.csv: valid while the model is.
 struct GpuOpFacts {
   std::int64_t dur_ns = 0;
-  std::string name;
-  std::string op_name;
+  std::string_view name;
+  std::string_view op_name;
 };
 
 class GpuOpIndex {

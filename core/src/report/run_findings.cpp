@@ -258,9 +258,9 @@ void owned_names(const std::vector<std::int64_t>& owned, const report::GpuOpInde
   for (const auto uid : owned) {
     const auto* facts = gpu_ops.find(uid);
     if (facts == nullptr) continue;
-    if (std::find(k.begin(), k.end(), facts->name) == k.end()) k.push_back(facts->name);
+    if (std::find(k.begin(), k.end(), facts->name) == k.end()) k.emplace_back(facts->name);
     if (!facts->op_name.empty() && std::find(o.begin(), o.end(), facts->op_name) == o.end()) {
-      o.push_back(facts->op_name);
+      o.emplace_back(facts->op_name);
     }
   }
   kernels = std::move(k);
