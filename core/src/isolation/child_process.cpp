@@ -188,13 +188,13 @@ void report_out_of_memory() {
   run_body(options, body, wire_fd, ::getpid(), ::getppid());
 }
 
-// This process adopts orphaned descendants of its children, so none can outlive a run.
+// This process adopts orphaned descendants of its children, so none can outlive a run. Asked for
+// in every process that starts children: the setting is not inherited by a fork (a rank's
+// Session forked from a host that had already asked, a test's child).
 void become_subreaper() {
-  static const bool done = [] {
-    ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    return true;
-  }();
-  (void)done;
+  int set = 0;
+  if (::prctl(PR_GET_CHILD_SUBREAPER, &set, 0, 0, 0) == 0 && set != 0) return;
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
 // Children of a process, from /proc/<pid>/task/*/children.

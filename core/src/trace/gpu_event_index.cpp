@@ -85,9 +85,9 @@ void GpuEventIndex::gpu_events(Uid uid, std::vector<Uid>& out) const {
     std::sort(sorted.begin(), sorted.end());
   } else {
     for (std::size_t r = 0; r < runs.size(); ++r) {
-      const std::size_t end = r + 1 < runs.size() ? runs[r + 1] : sorted.size();
+      const std::size_t run_end = r + 1 < runs.size() ? runs[r + 1] : sorted.size();
       std::inplace_merge(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(runs[r]),
-                         sorted.begin() + static_cast<std::ptrdiff_t>(end));
+                         sorted.begin() + static_cast<std::ptrdiff_t>(run_end));
     }
   }
   for (const auto& [seq, g] : sorted) out.push_back(g);
