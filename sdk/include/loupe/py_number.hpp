@@ -2,8 +2,8 @@
 // result a float, and a document spells it as Python's json.dump does (0 vs 0.0, 200 vs 200.0).
 // The one such type of the host's report and the plugins. Two representations stay apart on
 // purpose: the perf models' formulas multiply shapes into Python ints beyond int64 (128-bit
-// `perf::PyNumber`, core/include/loupe/core/prepare/perf_model.hpp), and the prepared pandas
-// tables hold every cell as the double pandas reads (`prepare::PyNumber`,
+// `perf::FormulaNumber`, core/include/loupe/core/prepare/perf_model.hpp), and the prepared pandas
+// tables hold every cell as the double pandas reads (`prepare::PandasNumber`,
 // core/include/loupe/core/prepare/gpu_intervals.hpp; docs/architecture.md, "preparation").
 #pragma once
 

@@ -9,11 +9,12 @@ namespace loupe::text {
 
 // ASCII lowercase (bytes above 0x7F unchanged): for matching names of ops, kernels and options.
 // Python's str.lower() on Unicode text is the validator's own (python_text.hpp).
+inline char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
 inline std::string ascii_lower(std::string_view text) {
   std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  for (char& c : out) c = ascii_lower(c);
   return out;
 }
 

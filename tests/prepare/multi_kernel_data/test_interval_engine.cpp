@@ -1,5 +1,5 @@
-// Interval-engine cases I1-I9 (spec docs/contracts/multi_kernel.md §8.6), values and int/float spelling as
-// TraceLens returned them (expected/interval_engine_cases.txt).
+// Interval-engine cases I1-I9 (spec docs/contracts/multi_kernel.md §8.6), values and int/float
+// spelling as TraceLens returned them (expected/interval_engine_cases.txt).
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -14,7 +14,7 @@ namespace {
 namespace trace = loupe::core::trace;
 using loupe::core::prepare::GpuInterval;
 using loupe::core::prepare::IntervalMetrics;
-using loupe::core::prepare::PyNumber;
+using loupe::core::prepare::PandasNumber;
 
 struct Ev {
   trace::Category cat;
@@ -22,7 +22,7 @@ struct Ev {
   double ts, dur;
 };
 
-std::string py(PyNumber n) {
+std::string py(PandasNumber n) {
   return n.is_int ? std::to_string(static_cast<long long>(n.value))
                   : loupe::py::float_repr(n.value);
 }

@@ -180,8 +180,8 @@ TEST_CASE("reduce: Kineto's string dims always model a scalar output", "[perf_mo
 
 TEST_CASE("metrics: roofline on MI300X", "[perf_model]") {
   perf::ModelResult r;
-  r.flops = perf::PyNumber::from_int(2000000000);
-  r.bytes = perf::PyNumber::from_int(1000);
+  r.flops = perf::FormulaNumber::from_int(2000000000);
+  r.bytes = perf::FormulaNumber::from_int(1000);
   r.compute_spec = "matrix_bf16";
   const auto arch = loupe::test::mi300x_arch();
   const auto m = perf::compute_metrics(r, 4.0, &arch);

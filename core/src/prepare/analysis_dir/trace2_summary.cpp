@@ -19,7 +19,7 @@ struct Group {
   std::vector<double> times_us;
 };
 
-Json number_json(const PyNumber& n) {
+Json number_json(const PandasNumber& n) {
   return n.is_int ? Json(static_cast<long long>(n.value)) : Json(pandas_to_json_float(n.value));
 }
 
@@ -51,7 +51,7 @@ Json trace2_ops_summary_by_category(const CsvTable& trace2_unified) {
   }
 
   std::vector<std::string> keys;
-  std::vector<PyNumber> counts;
+  std::vector<PandasNumber> counts;
   std::vector<double> times_ms;
   for (const auto& [key, g] : groups) {
     keys.push_back(key);

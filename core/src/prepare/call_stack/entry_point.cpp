@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "loupe/core/prepare/call_stack.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::core::prepare {
 
@@ -48,12 +49,6 @@ bool contains(std::string_view text, std::string_view part) {
 std::string_view function_part(std::string_view frame) {
   const auto at = frame.rfind(kFunctionSeparator);
   return at == std::string_view::npos ? frame : frame.substr(at + kFunctionSeparator.size());
-}
-
-std::string ascii_lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // re.sub(r"_\d+$", "", name): one trailing "_<digits>" run removed.
@@ -101,11 +96,11 @@ std::string find_entry_point(std::span<const std::string> flat_stack, std::strin
 
   const auto scope = op_name.rfind("::");
   const std::string local_name =
-      ascii_lower(scope == std::string_view::npos ? op_name : op_name.substr(scope + 2));
+      text::ascii_lower(scope == std::string_view::npos ? op_name : op_name.substr(scope + 2));
   for (std::size_t i = op_index + 1; i < flat_stack.size(); ++i) {
     const std::string& frame = flat_stack[i];
     if (!contains(frame, ".py")) continue;
-    if (contains(ascii_lower(function_part(frame)), local_name)) return frame;
+    if (contains(text::ascii_lower(function_part(frame)), local_name)) return frame;
   }
   for (std::size_t i = op_index; i > 0; --i) {
     const std::string& frame = flat_stack[i - 1];

@@ -70,7 +70,7 @@ CsvValue first_present(const std::vector<CollectiveRow>& rows,
 }
 
 struct GroupStats {
-  PyNumber sum, min, max;
+  PandasNumber sum, min, max;
   double mean = 0.0, std = 0.0;
 };
 

@@ -14,7 +14,7 @@ namespace pd = loupe::core::prepare::pandas;
 
 namespace {
 
-Json from_number(const prepare::PyNumber& n) {
+Json from_number(const prepare::PandasNumber& n) {
   return n.is_int ? Json(static_cast<std::int64_t>(n.value)) : Json(n.value);
 }
 

@@ -288,7 +288,7 @@ std::optional<Table> straggler_summary(const Table& detailed, const std::vector<
     t.set("num_collectives", Json(static_cast<std::int64_t>(d.row_count())));
     const auto it = durations.find(rank);
     if (it != durations.end()) {
-      const prepare::PyNumber sum = prepare::pandas::group_sum(it->second, dur_is_int);
+      const prepare::PandasNumber sum = prepare::pandas::group_sum(it->second, dur_is_int);
       t.set("total_nccl_dur_us", sum.is_int ? Json(static_cast<std::int64_t>(sum.value))
                                             : Json(numpy_round1(sum.value)));
     } else {

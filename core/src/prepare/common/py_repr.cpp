@@ -80,7 +80,7 @@ std::string py_str_repr(std::string_view text) {
   return out;
 }
 
-std::string py_number_repr(const PyNumber& number) {
+std::string py_number_repr(const PandasNumber& number) {
   if (number.is_int) return std::to_string(static_cast<std::int64_t>(number.value));
   return py::float_repr(number.value);
 }

@@ -55,7 +55,6 @@ struct ModuleWalk {
 };
 
 // --- helpers (names.cpp) ---
-std::string lower_ascii(std::string_view text);
 // The result TraceLens gives when extraction raises: the file is "[]" (§2.8).
 FusionCandidatesResult extraction_failed(const std::exception& error);
 bool kernel_eligible(std::string_view kernel_name);

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "candidate.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::core::prepare::fusion {
 namespace {
@@ -33,9 +34,7 @@ bool is_gemm_norm_only(const Candidate& c) {
   std::string low;
   for (const auto& k : c.kernels) {
     low.assign(k.name);
-    for (char& ch : low) {
-      if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch + 32);
-    }
+    for (char& ch : low) ch = text::ascii_lower(ch);
     if (equals_upper(k.type, "GEMM") || equals_upper(k.type, "GEMM (GENERIC)") ||
         low.find("conv") != std::string::npos) {
       ++gemm;

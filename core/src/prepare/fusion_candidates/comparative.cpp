@@ -13,6 +13,7 @@
 
 #include "candidate.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
+#include "loupe/text.hpp"
 #include "postprocess.hpp"
 #include "python_set_order.hpp"
 
@@ -55,7 +56,7 @@ template <std::size_t N>
 bool all_match(const std::vector<const DiffKernel*>& kernels,
                const std::array<std::string_view, N>& needles) {
   return std::all_of(kernels.begin(), kernels.end(), [&](const DiffKernel* k) {
-    const std::string low = fusion::lower_ascii(k->name);
+    const std::string low = text::ascii_lower(k->name);
     return std::any_of(needles.begin(), needles.end(),
                        [&](std::string_view n) { return low.find(n) != std::string::npos; });
   });

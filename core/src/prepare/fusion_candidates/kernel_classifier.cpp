@@ -1,6 +1,6 @@
-// Kernel type classification (spec docs/contracts/fusion.md §2.2): case-insensitive regex rules, highest
-// priority wins, earliest rule on a tie, Unknown below priority 5. Shadowed and below-minimum
-// rules of the table are omitted: they can never decide the result.
+// Kernel type classification (spec docs/contracts/fusion.md §2.2): case-insensitive regex rules,
+// highest priority wins, earliest rule on a tie, Unknown below priority 5. Shadowed and
+// below-minimum rules of the table are omitted: they can never decide the result.
 #include <array>
 #include <mutex>
 #include <regex>
@@ -11,6 +11,7 @@
 
 #include "candidate.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::core::prepare {
 namespace {
@@ -116,8 +117,6 @@ bool is_regex_meta(char c) {
   return std::string_view(".*+?[](){}\\^$|").find(c) != std::string_view::npos;
 }
 
-char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
-
 // The longest run of plain characters of one alternative (a character followed by a
 // quantifier is optional and ends the run before it); empty when there is none.
 std::string longest_literal(std::string_view branch) {
@@ -149,7 +148,7 @@ std::string longest_literal(std::string_view branch) {
       flush();
       continue;
     }
-    run.push_back(lower_ascii(c));
+    run.push_back(text::ascii_lower(c));
   }
   flush();
   return best;
@@ -195,7 +194,7 @@ bool may_match(const CompiledRule& rule, const std::string& lower_name) {
 
 std::string classify_kernel(std::string_view kernel_name) {
   std::string lower_name(kernel_name);
-  for (char& c : lower_name) c = lower_ascii(c);
+  for (char& c : lower_name) c = text::ascii_lower(c);
   const CompiledRule* best = nullptr;
   for (const auto& rule : compiled_rules()) {
     // Strictly higher priority only: the earliest rule wins a tie.

@@ -1,5 +1,5 @@
-// Name helpers of the module walk (spec docs/contracts/fusion.md §2.3): strip, eligibility, fused kernels,
-// parent chains, Input Dims and durations read from the trace model.
+// Name helpers of the module walk (spec docs/contracts/fusion.md §2.3): strip, eligibility, fused
+// kernels, parent chains, Input Dims and durations read from the trace model.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -9,6 +9,7 @@
 #include "candidate.hpp"
 #include "json_text.hpp"
 #include "loupe/core/prepare/fusion_candidates.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::core::prepare {
 namespace {
@@ -39,13 +40,6 @@ std::string strip_module_name(std::string_view name) {
 
 namespace fusion {
 
-std::string lower_ascii(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; });
-  return out;
-}
-
 FusionCandidatesResult extraction_failed(const std::exception& error) {
   FusionCandidatesResult result;
   result.failed = true;
@@ -55,12 +49,12 @@ FusionCandidatesResult extraction_failed(const std::exception& error) {
 }
 
 bool kernel_eligible(std::string_view kernel_name) {
-  const std::string low = lower_ascii(kernel_name);
+  const std::string low = text::ascii_lower(kernel_name);
   return !contains_any(low, kExcluded) && !contains_any(low, kAlreadyFused);
 }
 
 bool kernel_already_fused(std::string_view kernel_name) {
-  return contains_any(lower_ascii(kernel_name), kAlreadyFused);
+  return contains_any(text::ascii_lower(kernel_name), kAlreadyFused);
 }
 
 std::vector<std::string> parent_chain(const trace::TraceModel& model, const trace::EventTree& tree,

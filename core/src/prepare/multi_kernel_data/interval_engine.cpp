@@ -46,7 +46,7 @@ Spans subtract(const Spans& a, const Spans& b) {
 }
 
 // Σ (end - start), starting from the int 0: an empty set stays an int.
-PyNumber length(const Spans& s, bool integer_times) {
+PandasNumber length(const Spans& s, bool integer_times) {
   double total = 0.0;
   for (const auto& [a, b] : s) total += b - a;
   return {total, integer_times || s.empty()};
@@ -103,7 +103,7 @@ IntervalMetrics compute_interval_metrics(std::span<const GpuInterval> events, bo
   return m;
 }
 
-PyNumber busy_time(Spans& spans, bool integer_times) {
+PandasNumber busy_time(Spans& spans, bool integer_times) {
   // merge() and length() in place; the sort is skipped when the spans are in start order
   // already (a launcher's kernels nearly always are), which leaves a stable sort unchanged.
   const auto by_start = [](const Span& a, const Span& b) { return a.first < b.first; };

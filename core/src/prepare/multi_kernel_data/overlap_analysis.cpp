@@ -8,13 +8,13 @@ namespace loupe::core::prepare::mk {
 namespace {
 
 // 1 - exposed / total, 4 decimals; null without any of that kind.
-loupe::Json overlap_ratio(PyNumber exposed, PyNumber total) {
+loupe::Json overlap_ratio(PandasNumber exposed, PandasNumber total) {
   if (total.value <= 0.0) return nullptr;
   return to_json(py_round(py_float(1.0 - exposed.value / total.value), 4));
 }
 
 // exposed / span * 100, 2 decimals; the int 0 for an empty span.
-loupe::Json percent_of(PyNumber exposed, PyNumber span) {
+loupe::Json percent_of(PandasNumber exposed, PandasNumber span) {
   if (span.value <= 0.0) return 0;
   return to_json(py_round(py_float(exposed.value / span.value * 100.0), 2));
 }

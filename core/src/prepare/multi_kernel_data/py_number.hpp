@@ -10,14 +10,14 @@
 namespace loupe::core::prepare::mk {
 
 // round(x, n): an int stays an int, a float is rounded half-even on its binary value.
-inline PyNumber py_round(PyNumber x, int ndigits) {
+inline PandasNumber py_round(PandasNumber x, int ndigits) {
   if (x.is_int) return x;
   return {py::round_half_even(x.value, ndigits), false};
 }
 
-inline PyNumber py_float(double v) { return {v, false}; }
+inline PandasNumber py_float(double v) { return {v, false}; }
 
-inline loupe::Json to_json(PyNumber x) {
+inline loupe::Json to_json(PandasNumber x) {
   if (x.is_int) return loupe::Json(static_cast<std::int64_t>(x.value));
   return loupe::Json(x.value);
 }
@@ -25,11 +25,11 @@ inline loupe::Json to_json(PyNumber x) {
 // sum() of Python numbers, left to right from the int 0.
 class PySum {
  public:
-  void add(PyNumber x) {
+  void add(PandasNumber x) {
     total_ += x.value;
     is_int_ = is_int_ && x.is_int;
   }
-  PyNumber value() const { return {total_, is_int_}; }
+  PandasNumber value() const { return {total_, is_int_}; }
 
  private:
   double total_ = 0.0;

@@ -12,23 +12,23 @@ namespace {
 constexpr std::size_t kTopOps = 10;
 
 // `dur or 0`, with the token's int/float spelling.
-PyNumber duration(const GpuEvent& e, bool integer_times) {
+PandasNumber duration(const GpuEvent& e, bool integer_times) {
   if (!e.has_dur || e.dur == 0.0) return {0.0, true};
   return {e.dur, integer_times};
 }
 
 // max() keeps the first of equal maxima.
-PyNumber max_of(const std::vector<PyNumber>& xs) {
-  PyNumber best = xs.front();
-  for (const PyNumber& x : xs) {
+PandasNumber max_of(const std::vector<PandasNumber>& xs) {
+  PandasNumber best = xs.front();
+  for (const PandasNumber& x : xs) {
     if (x.value > best.value) best = x;
   }
   return best;
 }
 
 loupe::Json direction_stats(const trace::TraceModel& model, const std::vector<const GpuEvent*>& ev,
-                            bool integer_times, PyNumber& rounded_total) {
-  std::vector<PyNumber> durations;
+                            bool integer_times, PandasNumber& rounded_total) {
+  std::vector<PandasNumber> durations;
   PySum sum;
   std::int64_t total_bytes = 0;
   bool any_bytes = false;
@@ -71,7 +71,7 @@ loupe::Json memcpy_summary(const trace::TraceModel& model, const std::vector<Gpu
   PySum total;
   for (std::size_t d = 0; d < by_dir.size(); ++d) {
     if (by_dir[d].empty()) continue;
-    PyNumber rounded{};
+    PandasNumber rounded{};
     by_direction[kDirectionNames[d]] = direction_stats(model, by_dir[d], integer_times, rounded);
     total.add(rounded);
   }
@@ -94,7 +94,7 @@ loupe::Json nccl_summary(const trace::TraceModel& model, const std::vector<GpuEv
     out["total_time_us"] = 0;
     return out;
   }
-  std::vector<PyNumber> durations;
+  std::vector<PandasNumber> durations;
   PySum sum;
   for (const GpuEvent* e : comm) {
     durations.push_back(duration(*e, integer_times));

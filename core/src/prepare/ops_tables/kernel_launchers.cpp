@@ -30,7 +30,7 @@ Uid launcher_of(const trace::TraceModel& model, const trace::EventTree& tree, Ui
 
 }  // namespace
 
-PyNumber gpu_busy_time(const trace::TraceModel& model, std::span<const Uid> gpu_ops) {
+PandasNumber gpu_busy_time(const trace::TraceModel& model, std::span<const Uid> gpu_ops) {
   if (gpu_ops.empty()) return {0.0, true};
   std::vector<std::pair<double, double>> spans;
   spans.reserve(gpu_ops.size());

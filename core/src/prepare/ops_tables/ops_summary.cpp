@@ -33,7 +33,7 @@ std::map<std::string, Group> group_rows(const LauncherTable& table, KeyOf key_of
 struct Summed {
   std::string key;
   const Group* group = nullptr;
-  PyNumber direct_sum, subtree_sum;
+  PandasNumber direct_sum, subtree_sum;
 };
 
 // Group sums, sorted by the direct sum descending as pandas' sort_values does.

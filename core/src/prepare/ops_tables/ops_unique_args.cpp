@@ -23,7 +23,7 @@ std::vector<std::string> grouping_key(const LauncherRow& row, bool with_num_kern
 
 // mean, median, std, min, max, sum of one group of a numeric column.
 std::vector<CsvValue> stat_cells(const NumericColumn& column, const std::vector<std::size_t>& rows,
-                                 PyNumber& sum) {
+                                 PandasNumber& sum) {
   std::vector<double> values;
   values.reserve(rows.size());
   for (const std::size_t r : rows) values.push_back(column.values[r]);
@@ -38,7 +38,7 @@ std::vector<CsvValue> stat_cells(const NumericColumn& column, const std::vector<
 
 struct OutputRow {
   std::vector<CsvValue> cells;  // everything before the percentage columns
-  PyNumber direct_sum;
+  PandasNumber direct_sum;
   trace::Uid ex_uid = trace::kNoUid;
 };
 
@@ -57,7 +57,7 @@ OutputRow aggregate(const LauncherTable& table, const std::vector<std::size_t>& 
   if (with_num_kernels) cells.push_back(CsvValue::integer(first.num_kernels));
   cells.push_back(CsvValue::integer(static_cast<std::int64_t>(rows.size())));
 
-  PyNumber subtree_sum;
+  PandasNumber subtree_sum;
   const auto direct = stat_cells(table.direct, rows, out.direct_sum);
   const auto subtree = stat_cells(table.subtree, rows, subtree_sum);
   for (std::size_t i = 0; i < direct.size(); ++i) {  // direct / subtree pairs per statistic

@@ -15,7 +15,7 @@ CsvValue CsvValue::real(double value) {
   return CsvValue(py::float_repr(value));
 }
 
-CsvValue CsvValue::number(const PyNumber& value) {
+CsvValue CsvValue::number(const PandasNumber& value) {
   if (value.is_int) return integer(static_cast<std::int64_t>(value.value));
   return real(value.value);
 }

@@ -33,7 +33,7 @@ double kahan_sum(std::span<const double> values) {
 
 }  // namespace
 
-PyNumber group_sum(std::span<const double> values, bool is_int) {
+PandasNumber group_sum(std::span<const double> values, bool is_int) {
   if (is_int) return {exact_sum(values), true};
   return {kahan_sum(values), false};
 }
@@ -66,17 +66,17 @@ double group_std(std::span<const double> values, int ddof) {
   return std::sqrt(ssqdm / (count - static_cast<double>(ddof)));
 }
 
-PyNumber group_min(std::span<const double> values, bool is_int) {
+PandasNumber group_min(std::span<const double> values, bool is_int) {
   if (values.empty()) return {std::numeric_limits<double>::quiet_NaN(), false};
   return {*std::min_element(values.begin(), values.end()), is_int};
 }
 
-PyNumber group_max(std::span<const double> values, bool is_int) {
+PandasNumber group_max(std::span<const double> values, bool is_int) {
   if (values.empty()) return {std::numeric_limits<double>::quiet_NaN(), false};
   return {*std::max_element(values.begin(), values.end()), is_int};
 }
 
-PyNumber series_sum(std::span<const double> values, bool is_int) {
+PandasNumber series_sum(std::span<const double> values, bool is_int) {
   if (is_int) return {exact_sum(values), true};
   return {compute::numpy_sum(std::vector<double>(values.begin(), values.end())), false};
 }

@@ -132,15 +132,16 @@ Scalar read_scalars(const OpArgs& args, const AttnLayout& l) {
 
 // Varlen length estimate: the longest sequence plus (count - 1) sequences sharing the rest of
 // the packed tokens evenly (floor), since the trace gives only totals, counts and maxima.
-PyNumber varlen_flops(const SdpaShape& total, PyInt seqs_q, PyInt seqs_kv, const PyNumber& max_q,
-                      const PyNumber& max_kv, bool causal, bool backward) {
+FormulaNumber varlen_flops(const SdpaShape& total, PyInt seqs_q, PyInt seqs_kv,
+                           const FormulaNumber& max_q, const FormulaNumber& max_kv, bool causal,
+                           bool backward) {
   const auto cost = [&](const SdpaShape& s) {
     return backward ? sdpa_flops_bwd(s, causal, true) : sdpa_flops_fwd(s, causal);
   };
   SdpaShape longest = total;
   longest.n_q = max_q;
   longest.n_kv = max_kv;
-  PyNumber flops = cost(longest);
+  FormulaNumber flops = cost(longest);
   if (seqs_q > 1) {
     SdpaShape rest = total;
     rest.n_q = floor_div(total.n_q - max_q, I(seqs_q - 1));
@@ -205,7 +206,7 @@ FamilyOutput flash_attention_model(ModelClass model, std::string_view /*name*/, 
     }
   }
   PyInt seqs_q = 0, seqs_kv = 0;
-  PyNumber max_q, max_kv;
+  FormulaNumber max_q, max_kv;
   if (l.varlen) {
     const Shape cu_q = shape_of(at(dims, l.cu_seqlens_q, "Input Dims"), "cu_seqlens_q");
     const Shape cu_k = shape_of(at(dims, l.cu_seqlens_q + 1, "Input Dims"), "cu_seqlens_k");

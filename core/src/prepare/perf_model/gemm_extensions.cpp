@@ -18,17 +18,17 @@ struct ExtGemm {
   std::string dtype_a, dtype_b, dtype_out;
   Params extra;  // params after dtype_A_B (block-scale details)
   // Bytes per element of A, B, output and bias; nullopt = unknown (bytes None).
-  std::optional<PyNumber> bpe_a, bpe_b, bpe_out, bpe_bias;
+  std::optional<FormulaNumber> bpe_a, bpe_b, bpe_out, bpe_bias;
   std::optional<std::string> precision;  // named by the model (fp4), else from dtype_a
   bool precision_from_b = false;         // batched a8w8 names its precision by W's dtype
 };
 
-std::optional<PyNumber> bpe(std::string_view dtype) {
+std::optional<FormulaNumber> bpe(std::string_view dtype) {
   const auto b = bytes_per_element(dtype);
   if (!b) return std::nullopt;
   return I(*b);
 }
-const PyNumber kHalfByte = F(0.5);
+const FormulaNumber kHalfByte = F(0.5);
 
 std::string type_or(const Json& types, std::size_t i, std::string fallback) {
   if (types.is_array() && i < types.size()) return string_at(types, i, "Input type");
@@ -185,8 +185,8 @@ FamilyOutput gemm_extension_model(ModelClass model, std::string_view name, const
       model == ModelClass::kAiterBatchedGemmA16Wfp4 || model == ModelClass::kAiterBatchedGemmA8W8;
   out.flops = I((batched ? B : 1) * (2 * M * N * K + (g.bias ? M * N : 0)));
   if (g.bpe_a && g.bpe_b && g.bpe_out && g.bpe_bias) {
-    const PyNumber per_batch = I(M * K) * *g.bpe_a + I(K * N) * *g.bpe_b + I(M * N) * *g.bpe_out +
-                               I(g.bias ? N : 0) * *g.bpe_bias;
+    const FormulaNumber per_batch = I(M * K) * *g.bpe_a + I(K * N) * *g.bpe_b +
+                                    I(M * N) * *g.bpe_out + I(g.bias ? N : 0) * *g.bpe_bias;
     out.bytes = batched ? I(B) * per_batch : per_batch;
   }
   return out;

@@ -163,8 +163,9 @@ std::optional<PyInt> bpe_of(const std::string& dtype) {
 }
 
 // GEMM bytes: A, B, output and (1 x N) bias; None when any width is unknown.
-std::optional<PyNumber> gemm_bytes(const LibGemm& g, std::optional<PyInt> a, std::optional<PyInt> b,
-                                   std::optional<PyInt> bias, std::optional<PyInt> out) {
+std::optional<FormulaNumber> gemm_bytes(const LibGemm& g, std::optional<PyInt> a,
+                                        std::optional<PyInt> b, std::optional<PyInt> bias,
+                                        std::optional<PyInt> out) {
   if (!a || !b || !bias || !out) return std::nullopt;
   const PyInt M = g.m, N = g.n, K = g.k;
   return I(M * K * *a + K * N * *b + M * N * *out + (g.bias ? N : 0) * *bias);
@@ -172,7 +173,7 @@ std::optional<PyNumber> gemm_bytes(const LibGemm& g, std::optional<PyInt> a, std
 
 // MXFP4 bytes: packed operands, one scale per 32 values of K per row (1 byte unless the scale
 // dtype says otherwise), a 16-bit output.
-PyNumber mxfp4_bytes(const LibGemm& g, PyInt bpe_a, PyInt bpe_b) {
+FormulaNumber mxfp4_bytes(const LibGemm& g, PyInt bpe_a, PyInt bpe_b) {
   const PyInt M = g.m, N = g.n, K = g.k;
   const PyInt scales_per_row = floor_div(I(K + 31), I(32)).i;
   const auto scale_bpe = [](const std::optional<PyValue>& dtype) -> PyInt {
@@ -185,7 +186,7 @@ PyNumber mxfp4_bytes(const LibGemm& g, PyInt bpe_a, PyInt bpe_b) {
            N * scales_per_row * scale_bpe(g.scale_b) + M * N * 2);
 }
 
-std::optional<PyNumber> bytes_of(ModelClass model, const LibGemm& g) {
+std::optional<FormulaNumber> bytes_of(ModelClass model, const LibGemm& g) {
   const auto a = bpe_of(g.dtypes[0]);
   switch (model) {
     case ModelClass::kVllmGemmDynamicQuant:  // every operand in A's width

@@ -71,7 +71,7 @@ Metrics compute_metrics(const ModelResult& result, double kernel_time_us, const 
   m.tb_per_s = kNaN;
   m.pct_roofline = kNaN;
   if (!result.bytes) return m;
-  const PyNumber& bytes = *result.bytes;
+  const FormulaNumber& bytes = *result.bytes;
   const double bytes_d = bytes.to_double();
   m.data_moved_mb = bytes_d / 1048576.0;
   // TraceLens derives the remaining columns from GFLOPS, not from the exact flops.

@@ -204,32 +204,32 @@ PyInt prod(const Shape& shape, std::size_t from) {
   return p;
 }
 
-PyNumber operator+(const PyNumber& a, const PyNumber& b) {
-  if (a.is_int && b.is_int) return PyNumber::from_int(a.i + b.i);
-  return PyNumber::from_float(a.to_double() + b.to_double());
+FormulaNumber operator+(const FormulaNumber& a, const FormulaNumber& b) {
+  if (a.is_int && b.is_int) return FormulaNumber::from_int(a.i + b.i);
+  return FormulaNumber::from_float(a.to_double() + b.to_double());
 }
 
-PyNumber operator*(const PyNumber& a, const PyNumber& b) {
-  if (a.is_int && b.is_int) return PyNumber::from_int(a.i * b.i);
-  return PyNumber::from_float(a.to_double() * b.to_double());
+FormulaNumber operator*(const FormulaNumber& a, const FormulaNumber& b) {
+  if (a.is_int && b.is_int) return FormulaNumber::from_int(a.i * b.i);
+  return FormulaNumber::from_float(a.to_double() * b.to_double());
 }
 
-PyNumber operator-(const PyNumber& a, const PyNumber& b) {
-  if (a.is_int && b.is_int) return PyNumber::from_int(a.i - b.i);
-  return PyNumber::from_float(a.to_double() - b.to_double());
+FormulaNumber operator-(const FormulaNumber& a, const FormulaNumber& b) {
+  if (a.is_int && b.is_int) return FormulaNumber::from_int(a.i - b.i);
+  return FormulaNumber::from_float(a.to_double() - b.to_double());
 }
 
-bool py_equal(const PyNumber& a, const PyNumber& b) {
+bool py_equal(const FormulaNumber& a, const FormulaNumber& b) {
   if (a.is_int && b.is_int) return a.i == b.i;
   return a.to_double() == b.to_double();
 }
 
-PyNumber floor_div(const PyNumber& a, const PyNumber& b) {
+FormulaNumber floor_div(const FormulaNumber& a, const FormulaNumber& b) {
   if (a.is_int && b.is_int) {
     if (b.i == 0) fail("integer division or modulo by zero");
     PyInt q = a.i / b.i;
     if (q * b.i != a.i && ((a.i < 0) != (b.i < 0))) --q;
-    return PyNumber::from_int(q);
+    return FormulaNumber::from_int(q);
   }
   const double x = a.to_double();
   const double y = b.to_double();
@@ -238,10 +238,10 @@ PyNumber floor_div(const PyNumber& a, const PyNumber& b) {
   const double mod = std::fmod(x, y);
   double div = (x - mod) / y;
   if (mod != 0.0 && ((y < 0.0) != (mod < 0.0))) div -= 1.0;
-  if (div == 0.0) return PyNumber::from_float(std::copysign(0.0, x / y));
+  if (div == 0.0) return FormulaNumber::from_float(std::copysign(0.0, x / y));
   double q = std::floor(div);
   if (div - q > 0.5) q += 1.0;
-  return PyNumber::from_float(q);
+  return FormulaNumber::from_float(q);
 }
 
 double true_div_double(PyInt a, PyInt b) {
@@ -253,17 +253,17 @@ double true_div_double(PyInt a, PyInt b) {
   return static_cast<double>(static_cast<long double>(a) / static_cast<long double>(b));
 }
 
-PyNumber true_div(const PyNumber& a, const PyNumber& b) {
-  if (a.is_int && b.is_int) return PyNumber::from_float(true_div_double(a.i, b.i));
+FormulaNumber true_div(const FormulaNumber& a, const FormulaNumber& b) {
+  if (a.is_int && b.is_int) return FormulaNumber::from_float(true_div_double(a.i, b.i));
   const double d = b.to_double();
   if (d == 0.0) fail("float division by zero");
-  return PyNumber::from_float(a.to_double() / d);
+  return FormulaNumber::from_float(a.to_double() / d);
 }
 
 }  // namespace loupe::core::prepare::perf::detail
 
 namespace loupe::core::prepare::perf {
 
-double PyNumber::to_double() const { return is_int ? static_cast<double>(i) : f; }
+double FormulaNumber::to_double() const { return is_int ? static_cast<double>(i) : f; }
 
 }  // namespace loupe::core::prepare::perf

@@ -67,24 +67,25 @@ PyInt prod(const Shape& shape);
 PyInt prod(const Shape& shape, std::size_t from);
 
 // Python arithmetic on int|float.
-PyNumber operator+(const PyNumber& a, const PyNumber& b);
-PyNumber operator*(const PyNumber& a, const PyNumber& b);
-PyNumber operator-(const PyNumber& a, const PyNumber& b);
-PyNumber true_div(const PyNumber& a, const PyNumber& b);   // a / b (always float)
-PyNumber floor_div(const PyNumber& a, const PyNumber& b);  // a // b (ZeroDivisionError -> fail)
-bool py_equal(const PyNumber& a, const PyNumber& b);       // a == b
-double true_div_double(PyInt a, PyInt b);                  // int / int, correctly rounded
-inline PyNumber I(PyInt v) { return PyNumber::from_int(v); }
-inline PyNumber F(double v) { return PyNumber::from_float(v); }
+FormulaNumber operator+(const FormulaNumber& a, const FormulaNumber& b);
+FormulaNumber operator*(const FormulaNumber& a, const FormulaNumber& b);
+FormulaNumber operator-(const FormulaNumber& a, const FormulaNumber& b);
+FormulaNumber true_div(const FormulaNumber& a, const FormulaNumber& b);  // a / b (always float)
+FormulaNumber floor_div(const FormulaNumber& a,
+                        const FormulaNumber& b);  // a // b (ZeroDivisionError -> fail)
+bool py_equal(const FormulaNumber& a, const FormulaNumber& b);  // a == b
+double true_div_double(PyInt a, PyInt b);                       // int / int, correctly rounded
+inline FormulaNumber I(PyInt v) { return FormulaNumber::from_int(v); }
+inline FormulaNumber F(double v) { return FormulaNumber::from_float(v); }
 
 // Scaled-dot-product attention cost on one (possibly mean-length) sequence shape, Python's
 // operation order kept so that float lengths round as TraceLens's do (docs/contracts/
 // trace_model.md §3.9.9). Causal halves the flops and requires N_Q == N_KV (else fail).
 struct SdpaShape {
-  PyNumber b, n_q, h_q, n_kv, h_kv, d_qk, d_v;
+  FormulaNumber b, n_q, h_q, n_kv, h_kv, d_qk, d_v;
 };
-PyNumber sdpa_flops_fwd(const SdpaShape& s, bool causal);
-PyNumber sdpa_flops_bwd(const SdpaShape& s, bool causal, bool flash_impl);
+FormulaNumber sdpa_flops_fwd(const SdpaShape& s, bool causal);
+FormulaNumber sdpa_flops_bwd(const SdpaShape& s, bool causal, bool flash_impl);
 // Elements read and written: Q, K, V, O (forward); plus dO, dQ, dK, dV minus O (backward).
 PyInt sdpa_elems_fwd(const SdpaShape& s);
 PyInt sdpa_elems_bwd(const SdpaShape& s);
@@ -92,8 +93,8 @@ PyInt sdpa_elems_bwd(const SdpaShape& s);
 // What every family model returns before metrics.
 struct FamilyOutput {
   Params params;
-  PyNumber flops;
-  std::optional<PyNumber> bytes;
+  FormulaNumber flops;
+  std::optional<FormulaNumber> bytes;
   std::string precision_dtype;  // dtype whose precision names the Compute Spec ("" = None)
   bool has_precision_dtype = false;
   // A precision the model names itself, used verbatim after the maf type (inductor model).

@@ -166,7 +166,7 @@ ModelResult matmul_ogs_model(const MatmulOgsKernel& kernel,
   const double gating = up ? 2.0 : 1.0;
   const PyInt flops = static_cast<PyInt>(2) * shape->tokens * shape->hidden * inter_dim *
                       shape->topk * (up ? 2 : 1);
-  r.flops = PyNumber::from_int(flops);
+  r.flops = FormulaNumber::from_int(flops);
   // Experts a uniform router activates for T tokens choosing k of E each.
   const double active = e * (1.0 - std::pow((e - k) / e, t));
   r.params.emplace_back("active_experts", py_float(active));
@@ -174,7 +174,7 @@ ModelResult matmul_ogs_model(const MatmulOgsKernel& kernel,
     const double bytes =
         up ? t * h * *in_bpe + active * gating * h * inter * *w_bpe + t * inter * k * *out_bpe
            : t * inter * k * *in_bpe + active * inter * h * *w_bpe + t * h * *out_bpe;
-    r.bytes = PyNumber::from_float(bytes);
+    r.bytes = FormulaNumber::from_float(bytes);
   }
   const std::string precision = moe_precision(kernel.act_dtype);
   if (!precision.empty()) r.compute_spec = "matrix_" + precision;

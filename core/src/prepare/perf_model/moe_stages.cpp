@@ -47,7 +47,7 @@ std::optional<double> moe_table_bytes(const std::string& dtype) {
 }
 
 // A Python number from a byte width that may be fractional (0.5 for FP4).
-PyNumber width(double bytes) {
+FormulaNumber width(double bytes) {
   return bytes == std::floor(bytes) ? I(static_cast<PyInt>(bytes)) : F(bytes);
 }
 
@@ -357,7 +357,7 @@ FamilyOutput triton_grouped_gemm(std::string_view name, const OpArgs& args, Dire
   const auto bpe = [](const std::optional<std::string>& dtype, double fallback) {
     return width(dtype ? moe_table_bytes(*dtype).value_or(fallback) : fallback);
   };
-  PyNumber active = I(0);
+  FormulaNumber active = I(0);
   if (E > 0) {
     const double e = static_cast<double>(E);
     active = F(e * (1.0 - std::pow((e - static_cast<double>(k)) / e, static_cast<double>(tokens))));
@@ -440,16 +440,16 @@ FamilyOutput moe_stage_model(ModelClass model, std::string_view name, const OpAr
        !moe_table_bytes(m.weight_dtype))) {
     fail("Unknown input or weight dtype");
   }
-  const PyNumber in_bpe = width(moe_table_bytes(m.input_dtype).value_or(m.input_default));
-  const PyNumber w_bpe =
+  const FormulaNumber in_bpe = width(moe_table_bytes(m.input_dtype).value_or(m.input_default));
+  const FormulaNumber w_bpe =
       width(m.weight_width.value_or(moe_table_bytes(m.weight_dtype).value_or(m.weight_default)));
-  const PyNumber out_bpe =
+  const FormulaNumber out_bpe =
       m.output_as_input
           ? in_bpe
           : width(moe_table_bytes(m.output_dtype.value_or("")).value_or(m.output_default));
   if (m.experts == 0) fail("float division by zero: no experts");
   const double e = static_cast<double>(m.experts);
-  const PyNumber active =
+  const FormulaNumber active =
       F(e * (1.0 - std::pow((e - static_cast<double>(m.topk)) / e, static_cast<double>(m.tokens))));
   if (fused) {
     out.bytes = I(M * K) * in_bpe + active * I(N) * I(K) * w_bpe * I(gating) +

@@ -9,18 +9,18 @@ struct NormParams {
   Shape op_shape;
   std::string dtype_in;
   PyValue stride_input;
-  PyNumber num_channels;  // an int, or a float for GroupNormBwd
+  FormulaNumber num_channels;  // an int, or a float for GroupNormBwd
   bool has_bias = true;
   bool is_affine = true;
   bool is_training = true;
   std::optional<std::vector<bool>> output_mask;
 };
 
-PyValue number_value(const PyNumber& n) {
+PyValue number_value(const FormulaNumber& n) {
   return n.is_int ? PyValue(static_cast<std::int64_t>(n.i)) : PyValue(n.f);
 }
 
-PyNumber prod_of_list(std::string_view text) {
+FormulaNumber prod_of_list(std::string_view text) {
   PyInt p = 1;
   for (const auto v : parse_int_list(text)) p *= v;
   return I(p);
@@ -155,11 +155,11 @@ FamilyOutput norm_model(ModelClass model, std::string_view name, const OpArgs& a
     not_implemented(std::string("Backward pass for ").append(name).append(" is not defined."));
   }
   const std::optional<int> bpe = bytes_per_element(p.dtype_in);
-  const PyNumber n = I(prod(p.op_shape));
-  const PyNumber c = p.num_channels;
+  const FormulaNumber n = I(prod(p.op_shape));
+  const FormulaNumber c = p.num_channels;
 
   if (model == ModelClass::kRmsNorm) {
-    const PyNumber rows = true_div(n, c);
+    const FormulaNumber rows = true_div(n, c);
     out.flops = rows * (I(2) * c + I(2)) + n * I(p.is_affine ? 2 : 1);
     if (!bpe) fail("unknown bytes per element");
     out.bytes = n * I(*bpe) + n * I(*bpe) + (p.is_affine ? c * I(*bpe) : I(0));
@@ -168,8 +168,8 @@ FamilyOutput norm_model(ModelClass model, std::string_view name, const OpArgs& a
   if (model == ModelClass::kRmsNormBwd) {
     const auto& mask = *p.output_mask;
     if (mask.size() < 2) fail("output_mask too short");
-    const PyNumber rows = true_div(n, c);
-    PyNumber flops = p.is_affine ? n : I(0);
+    const FormulaNumber rows = true_div(n, c);
+    FormulaNumber flops = p.is_affine ? n : I(0);
     flops = flops + n;
     if (mask[0]) flops = flops + I(2) * n + I(4) * n;
     if (mask[1] && p.is_affine) {
@@ -178,13 +178,13 @@ FamilyOutput norm_model(ModelClass model, std::string_view name, const OpArgs& a
     }
     out.flops = flops;
     if (!bpe) fail("unknown bytes per element");
-    PyNumber bytes = n * I(*bpe) + n * I(*bpe) * I(2);
+    FormulaNumber bytes = n * I(*bpe) + n * I(*bpe) * I(2);
     if (p.is_affine) bytes = bytes + c * I(*bpe) * I(2);
     out.bytes = bytes;
     return out;
   }
   if (!is_backward_class(model)) {
-    PyNumber flops = c * I(3);
+    FormulaNumber flops = c * I(3);
     if (p.is_training) flops = flops + n * I(3);
     flops = flops + c * I(3);
     out.flops = flops + I(2) * n;
@@ -198,8 +198,8 @@ FamilyOutput norm_model(ModelClass model, std::string_view name, const OpArgs& a
   // Normalization.flops_func_bwd / bytes_func_bwd.
   const auto& mask = *p.output_mask;
   if (mask.empty()) fail("output_mask is empty");
-  const PyNumber per_channel_elems = true_div(n, c);
-  PyNumber per_channel = I(p.is_training ? 0 : 3);
+  const FormulaNumber per_channel_elems = true_div(n, c);
+  FormulaNumber per_channel = I(p.is_training ? 0 : 3);
   per_channel = per_channel + I(4) * per_channel_elems;
   if (mask[0]) {
     if (p.is_training) per_channel = per_channel + I(5) * per_channel_elems;
@@ -208,8 +208,8 @@ FamilyOutput norm_model(ModelClass model, std::string_view name, const OpArgs& a
   }
   out.flops = c * per_channel;
   if (!bpe) fail("unknown bytes per element");
-  const PyNumber b = I(*bpe);
-  PyNumber bytes = n * b + n * b * I(mask[0] && p.is_training ? 2 : 1);
+  const FormulaNumber b = I(*bpe);
+  FormulaNumber bytes = n * b + n * b * I(mask[0] && p.is_training ? 2 : 1);
   if (p.is_training) bytes = bytes + c * b;
   if (p.is_affine) {
     bytes = bytes + c * b;

@@ -113,16 +113,16 @@ FamilyOutput rmsnorm_extension_model(ModelClass model, std::string_view name, co
   const PyInt n_int = prod(op_shape);
   const PyInt c_int = channels;
   if (c_int == 0) fail("division by zero: no channels");
-  const PyNumber n = I(n_int);
-  const PyNumber c = I(c_int);
-  const PyNumber base_flops = true_div(n, c) * (I(2) * c + I(2)) + n * I(2);
+  const FormulaNumber n = I(n_int);
+  const FormulaNumber c = I(c_int);
+  const FormulaNumber base_flops = true_div(n, c) * (I(2) * c + I(2)) + n * I(2);
   const std::optional<int> bpe_opt = bytes_per_element(dtype);
   if (!bpe_opt) fail("unknown bytes per element");
-  const PyNumber bpe = I(*bpe_opt);
+  const FormulaNumber bpe = I(*bpe_opt);
   // Python's floor division of the row count (both ints, channels non-zero).
   PyInt rows = n_int / c_int;
   if ((n_int % c_int != 0) && ((n_int < 0) != (c_int < 0))) --rows;
-  const PyNumber m = I(rows);
+  const FormulaNumber m = I(rows);
 
   switch (model) {
     case ModelClass::kRmsNormDynamicQuant:
@@ -156,20 +156,20 @@ FamilyOutput rmsnorm_extension_model(ModelClass model, std::string_view name, co
       break;
     }
     case ModelClass::kRmsNormMxfp4Quant: {
-      PyNumber flops = base_flops;
+      FormulaNumber flops = base_flops;
       if (has_res1) flops = flops + m * c;
       if (has_x2) {
         // int(base * x2_elems / max(n, 1)): truncated toward zero.
-        const PyNumber x2_elems = m * I(n2);
+        const FormulaNumber x2_elems = m * I(n2);
         const double share =
             (base_flops * x2_elems).to_double() / static_cast<double>(n_int > 1 ? n_int : 1);
         flops = flops + I(static_cast<PyInt>(share));
       }
       out.flops = flops + I(2) * n;
-      PyNumber bytes = n * bpe + c * bpe + n * F(0.5) + I(n_int / 32) * I(1);
+      FormulaNumber bytes = n * bpe + c * bpe + n * F(0.5) + I(n_int / 32) * I(1);
       if (has_res1) bytes = bytes + n * bpe + n * bpe;
       if (has_x2) {
-        const PyNumber x2_elems = m * I(n2);
+        const FormulaNumber x2_elems = m * I(n2);
         bytes = bytes + x2_elems * bpe + I(n2) * bpe + x2_elems * bpe;
       }
       out.bytes = bytes;

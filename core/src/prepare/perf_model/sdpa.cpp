@@ -35,11 +35,11 @@ SdpaLayout layout_of(ModelClass model) {
 
 }  // namespace
 
-PyNumber sdpa_flops_fwd(const SdpaShape& s, bool causal) {
-  const PyNumber two = I(2);
-  const PyNumber qk = s.b * s.h_q * (two * s.n_q * s.n_kv * s.d_qk);
-  const PyNumber pv = s.b * s.h_q * (two * s.n_q * s.d_v * s.n_kv);
-  PyNumber total = qk + pv;
+FormulaNumber sdpa_flops_fwd(const SdpaShape& s, bool causal) {
+  const FormulaNumber two = I(2);
+  const FormulaNumber qk = s.b * s.h_q * (two * s.n_q * s.n_kv * s.d_qk);
+  const FormulaNumber pv = s.b * s.h_q * (two * s.n_q * s.d_v * s.n_kv);
+  FormulaNumber total = qk + pv;
   if (causal) {
     if (!py_equal(s.n_q, s.n_kv)) fail("causal=True but N_Q != N_K");
     total = true_div(total, two);
@@ -47,10 +47,10 @@ PyNumber sdpa_flops_fwd(const SdpaShape& s, bool causal) {
   return total;
 }
 
-PyNumber sdpa_flops_bwd(const SdpaShape& s, bool causal, bool flash_impl) {
-  const PyNumber two = I(2);
-  const PyNumber gqa = floor_div(s.h_q, s.h_kv) - I(1);  // reduce H_Q to H_KV for GQA
-  PyNumber total = I(0);
+FormulaNumber sdpa_flops_bwd(const SdpaShape& s, bool causal, bool flash_impl) {
+  const FormulaNumber two = I(2);
+  const FormulaNumber gqa = floor_div(s.h_q, s.h_kv) - I(1);  // reduce H_Q to H_KV for GQA
+  FormulaNumber total = I(0);
   if (flash_impl) total = total + s.b * s.h_q * (two * s.n_q * s.n_kv * s.d_qk);  // recompute S
   total = total + (s.b * s.h_q * (two * s.n_kv * s.n_q * s.d_v) + s.b * s.n_kv * s.d_v * gqa);
   total = total + s.b * s.h_q * (two * s.n_q * s.n_kv * s.d_v);   // dP
@@ -64,7 +64,7 @@ PyNumber sdpa_flops_bwd(const SdpaShape& s, bool causal, bool flash_impl) {
 }
 
 namespace {
-PyInt exact(const PyNumber& v) {
+PyInt exact(const FormulaNumber& v) {
   if (!v.is_int) fail("attention shape is not an integer");
   return v.i;
 }

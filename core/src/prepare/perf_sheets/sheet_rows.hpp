@@ -29,7 +29,7 @@ struct SheetRow {
   // `param: *` columns, in the model's order.
   std::shared_ptr<const ModelEvaluation> model;
   std::vector<KernelDetail> kernel_details;  // by start time
-  PyNumber kernel_time_us;                   // busy time of those kernels
+  PandasNumber kernel_time_us;               // busy time of those kernels
   perf::Metrics metrics;
 };
 

@@ -218,7 +218,7 @@ SummaryRow summarize_group(const std::vector<SheetRow>& rows, const Group& g,
   c.push_back(Cell::real(pandas::group_std(kernel_times)));
   c.push_back(Cell::number(pandas::group_min(kernel_times, is_int)));
   c.push_back(Cell::number(pandas::group_max(kernel_times, is_int)));
-  const PyNumber sum = pandas::group_sum(kernel_times, is_int);
+  const PandasNumber sum = pandas::group_sum(kernel_times, is_int);
   c.push_back(Cell::number(sum));
   out.kernel_sum = sum.value;
   c.push_back(Cell::integer(static_cast<double>(g.rows.size())));

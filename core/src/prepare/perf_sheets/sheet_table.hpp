@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loupe/core/prepare/gpu_intervals.hpp"  // PyNumber
+#include "loupe/core/prepare/gpu_intervals.hpp"  // PandasNumber
 
 namespace loupe::core::prepare::sheets {
 
@@ -20,7 +20,7 @@ class Cell {
   static Cell text(std::string value) { return Cell(Kind::kText, std::move(value), 0.0); }
   static Cell integer(double value) { return Cell(Kind::kInt, {}, value); }
   static Cell real(double value) { return Cell(Kind::kFloat, {}, value); }  // NaN allowed
-  static Cell number(const PyNumber& n) { return n.is_int ? integer(n.value) : real(n.value); }
+  static Cell number(const PandasNumber& n) { return n.is_int ? integer(n.value) : real(n.value); }
 
   Kind kind() const { return kind_; }
   const std::string& text_value() const { return text_; }

@@ -69,14 +69,14 @@ class RowCollector {
   const DiffSide& side(DiffSource s) const { return s == DiffSource::kTrace1 ? side1_ : side2_; }
 
   // GPUEventAnalyser busy time of the kernels; the float 0.0 when there are none.
-  PyNumber busy_time(const DiffSide& s, const std::vector<trace::Uid>& kernels) const {
-    if (kernels.empty()) return PyNumber{0.0, false};
+  PandasNumber busy_time(const DiffSide& s, const std::vector<trace::Uid>& kernels) const {
+    if (kernels.empty()) return PandasNumber{0.0, false};
     return gpu_busy_time(s.model(), kernels);
   }
 
   void add_rows(DiffSource source, const std::vector<trace::Uid>& kernels, const Lca& lca) {
     const DiffSide& s = side(source);
-    const PyNumber busy = busy_time(s, kernels);
+    const PandasNumber busy = busy_time(s, kernels);
     for (const trace::Uid kernel : kernels) {
       trace::Uid op = s.parent(kernel);
       while (op != trace::kNoUid && !s.is_cpu_op(op)) op = s.parent(op);
@@ -92,9 +92,9 @@ class RowCollector {
       row.input_type = args_.get(model, op, "Input type");
       row.concrete_inputs = args_.get(model, op, "Concrete Inputs");
       if ((model.event(kernel).flags & trace::kHasDur) != 0) {
-        row.kernel_time = PyNumber{model.dur_us(kernel), model.dur_is_integer(kernel)};
+        row.kernel_time = PandasNumber{model.dur_us(kernel), model.dur_is_integer(kernel)};
       } else {
-        row.kernel_time = PyNumber{0.0, true};
+        row.kernel_time = PandasNumber{0.0, true};
       }
       row.busy_time = busy;
       row.lca_name = lca.name;

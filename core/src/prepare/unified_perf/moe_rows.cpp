@@ -160,8 +160,9 @@ bool apply_matmul_ogs_model(TraceArgCache& args, const trace::EventTree& tree,
     if (row.kernel_details.size() > 1) {
       total.params.emplace_back(
           "kernels", compute::PyValue(static_cast<std::int64_t>(row.kernel_details.size())));
-      total.flops = perf::PyNumber::from_float(flops);
-      total.bytes = bytes_known ? std::optional(perf::PyNumber::from_float(bytes)) : std::nullopt;
+      total.flops = perf::FormulaNumber::from_float(flops);
+      total.bytes =
+          bytes_known ? std::optional(perf::FormulaNumber::from_float(bytes)) : std::nullopt;
     }
     apply_metrics(total, arch, row);
   } else {

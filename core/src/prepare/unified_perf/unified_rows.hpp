@@ -22,11 +22,11 @@ struct UnifiedRow {
   bool synthetic = false;
   std::string name, category, process_name, process_label, thread_name;
   std::optional<std::string> args[4];  // str() of Input Dims/type/Strides/Concrete Inputs
-  PyNumber duration_us;                // the op's CPU duration
+  PandasNumber duration_us;            // the op's CPU duration
   bool has_duration = true;            // false for an op without one (a pseudo op above a launch)
   std::vector<trace::Uid> gpu_events;  // §2.6 order
   std::vector<KernelDetail> kernel_details;
-  PyNumber kernel_time_us;  // busy time of gpu_events
+  PandasNumber kernel_time_us;  // busy time of gpu_events
   bool has_perf_model = false;
   bool has_metrics = false;  // the metric fields below hold model values
   double gflops = 0, data_moved_mb = 0, flops_per_byte = 0, tflops_per_s = 0, tb_per_s = 0;

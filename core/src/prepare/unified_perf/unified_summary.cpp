@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <iterator>
+#include <limits>
 #include <numeric>
 #include <unordered_map>
 
@@ -56,7 +56,7 @@ FloatStats float_stats(const std::vector<double>& values) {
 }
 
 struct NumberStats {
-  PyNumber sum, min, max;
+  PandasNumber sum, min, max;
   double mean = kNaN, std = kNaN, median = kNaN;
 };
 
@@ -149,7 +149,7 @@ std::vector<std::string> header(const Layout& layout) {
 }
 
 CsvValue real_or_empty(double v) { return std::isnan(v) ? CsvValue::empty() : CsvValue::real(v); }
-CsvValue number_or_empty(const PyNumber& n) {
+CsvValue number_or_empty(const PandasNumber& n) {
   return std::isnan(n.value) ? CsvValue::empty() : CsvValue::number(n);
 }
 
@@ -211,7 +211,7 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
 
   struct Output {
     std::vector<CsvValue> cells;  // without the percentage columns
-    PyNumber kernel_sum;
+    PandasNumber kernel_sum;
     std::int64_t ex_uid = 0;
   };
   std::vector<Output> outputs;

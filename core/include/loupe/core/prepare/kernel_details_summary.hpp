@@ -1,5 +1,6 @@
-// `kernel_details_summary` and `trunc_kernel_details` (docs/contracts/trace_model.md §3.5.1): per-position
-// statistics of the kernel lists of a group of ops, as the Python repr TraceLens writes.
+// `kernel_details_summary` and `trunc_kernel_details` (docs/contracts/trace_model.md §3.5.1):
+// per-position statistics of the kernel lists of a group of ops, as the Python repr TraceLens
+// writes.
 #pragma once
 
 #include <cstddef>
@@ -8,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/prepare/gpu_intervals.hpp"  // PyNumber
+#include "loupe/core/prepare/gpu_intervals.hpp"  // PandasNumber
 #include "loupe/core/trace/trace_model.hpp"
 
 namespace loupe::core::prepare {
@@ -16,7 +17,7 @@ namespace loupe::core::prepare {
 // One `kernel_details` entry: {'name', 'dur', 'stream'}.
 struct KernelDetail {
   std::string name;
-  PyNumber dur;
+  PandasNumber dur;
   std::string stream_repr;  // repr of args.stream ("0", "None" when absent)
 };
 
@@ -30,7 +31,7 @@ struct KernelStats {
   std::string name;
   std::string stream_repr;
   std::size_t count = 0;
-  PyNumber total, min, max;
+  PandasNumber total, min, max;
   double mean = 0, median = 0, std_dev = 0;
 };
 

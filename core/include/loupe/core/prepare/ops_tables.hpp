@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "loupe/core/prepare/gpu_intervals.hpp"  // PyNumber
+#include "loupe/core/prepare/gpu_intervals.hpp"  // PandasNumber
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -19,8 +19,8 @@ namespace loupe::core::prepare {
 struct KernelLauncher {
   trace::Uid uid = trace::kNoUid;
   std::vector<trace::Uid> direct_ops;  // kernel_details order (by ts, then UID)
-  PyNumber direct_time;                // busy time of direct_ops, µs
-  PyNumber subtree_time;               // busy time of every GPU op under the launcher, µs
+  PandasNumber direct_time;            // busy time of direct_ops, µs
+  PandasNumber subtree_time;           // busy time of every GPU op under the launcher, µs
 };
 
 // Launchers ordered by ts (ties: order of their first GPU op in UID order). Communication
@@ -31,7 +31,7 @@ std::vector<KernelLauncher> kernel_launchers(const trace::TraceModel& model,
 // GPUEventAnalyser busy_time of a set of GPU ops: length of the union of [ts, ts + dur] in
 // TraceLens's doubles; a Python int when every op has integer ts and dur tokens; int 0 when
 // empty.
-PyNumber gpu_busy_time(const trace::TraceModel& model, std::span<const trace::Uid> gpu_ops);
+PandasNumber gpu_busy_time(const trace::TraceModel& model, std::span<const trace::Uid> gpu_ops);
 
 struct OpsTablesOptions {
   bool group_by_num_kernels = true;  // TraceLens --group_by_num_kernels

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "loupe/core/prepare/gpu_intervals.hpp"  // PyNumber
+#include "loupe/core/prepare/gpu_intervals.hpp"  // PandasNumber
 
 namespace loupe::core::prepare {
 
@@ -18,7 +18,7 @@ class CsvValue {
   static CsvValue empty() { return CsvValue(std::string()); }  // None, NaN
   static CsvValue integer(std::int64_t value);
   static CsvValue real(double value);  // repr(float); NaN -> empty
-  static CsvValue number(const PyNumber& value);
+  static CsvValue number(const PandasNumber& value);
   static CsvValue boolean(bool value) { return CsvValue(value ? "True" : "False"); }
   static CsvValue text(std::string value) { return CsvValue(std::move(value)); }
 

@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "loupe/core/prepare/gpu_intervals.hpp"  // PyNumber
+#include "loupe/core/prepare/gpu_intervals.hpp"  // PandasNumber
 
 namespace loupe::core::prepare {
 
@@ -27,15 +27,15 @@ namespace pandas {
 
 // groupby(...).agg(...) over one group's values, in row order. `is_int` is the column dtype:
 // int64 columns keep exact integer sum / min / max; mean, median and std are floats.
-PyNumber group_sum(std::span<const double> values, bool is_int);
+PandasNumber group_sum(std::span<const double> values, bool is_int);
 double group_mean(std::span<const double> values);
 double group_median(std::span<const double> values);
 double group_std(std::span<const double> values, int ddof = 1);
-PyNumber group_min(std::span<const double> values, bool is_int);
-PyNumber group_max(std::span<const double> values, bool is_int);
+PandasNumber group_min(std::span<const double> values, bool is_int);
+PandasNumber group_max(std::span<const double> values, bool is_int);
 
 // Series.sum() (numpy pairwise summation over the values in row order; exact for ints).
-PyNumber series_sum(std::span<const double> values, bool is_int);
+PandasNumber series_sum(std::span<const double> values, bool is_int);
 // Series.cumsum() on a float column.
 std::vector<double> series_cumsum(std::span<const double> values);
 

@@ -263,13 +263,13 @@ __extension__ typedef __int128 PyInt;
 
 // A Python number as TraceLens computes it: an exact int or a float. Not the SDK's
 // loupe::PyNumber: the formulas' ints outgrow int64 (PyInt above).
-struct PyNumber {
+struct FormulaNumber {
   bool is_int = true;
   PyInt i = 0;
   double f = 0.0;
 
-  static PyNumber from_int(PyInt v) { return {true, v, 0.0}; }
-  static PyNumber from_float(double v) { return {false, 0, v}; }
+  static FormulaNumber from_int(PyInt v) { return {true, v, 0.0}; }
+  static FormulaNumber from_float(double v) { return {false, 0, v}; }
   double to_double() const;  // float(x)
   bool positive() const { return is_int ? i > 0 : f > 0.0; }
   bool zero() const { return is_int ? i == 0 : f == 0.0; }
@@ -287,10 +287,10 @@ using Params = std::vector<std::pair<std::string, compute::PyValue>>;
 struct ModelResult {
   ModelError error = ModelError::kNone;
   std::string message;
-  Params params;                  // ordered param_details (param: <key> / perf_params)
-  PyNumber flops;                 // forward (or backward when asked) flops
-  std::optional<PyNumber> bytes;  // nullopt = None (unknown bpe)
-  std::string compute_spec;       // "<maf>_<precision>" or "" when the precision is unknown
+  Params params;                       // ordered param_details (param: <key> / perf_params)
+  FormulaNumber flops;                 // forward (or backward when asked) flops
+  std::optional<FormulaNumber> bytes;  // nullopt = None (unknown bpe)
+  std::string compute_spec;            // "<maf>_<precision>" or "" when the precision is unknown
   bool ok() const { return error == ModelError::kNone; }
 };
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "loupe/core/prepare/gpu_intervals.hpp"  // PyNumber
+#include "loupe/core/prepare/gpu_intervals.hpp"  // PandasNumber
 #include "loupe/json_value.hpp"
 
 namespace loupe::core::prepare {
@@ -17,7 +17,7 @@ namespace loupe::core::prepare {
 std::string py_str_repr(std::string_view text);
 
 // repr() of an int (exact integer spelling) or a float (shortest round-trip).
-std::string py_number_repr(const PyNumber& number);
+std::string py_number_repr(const PandasNumber& number);
 
 // repr() of a JSON value as Python's json module loads it; with `lists_as_tuples`, arrays
 // become tuples recursively (dicts are left alone, as TraceLens's list_to_tuple does).

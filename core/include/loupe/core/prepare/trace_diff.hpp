@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "loupe/core/prepare/gpu_intervals.hpp"  // PyNumber
+#include "loupe/core/prepare/gpu_intervals.hpp"  // PandasNumber
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/trace_model.hpp"
 
@@ -46,8 +46,8 @@ struct DiffStatsRow {
   trace::Uid cpu_op_uid = trace::kNoUid;
   DiffSource source = DiffSource::kTrace1;
   std::string input_dims, input_strides, input_type, concrete_inputs;  // str() or ""
-  PyNumber kernel_time;                                                // the kernel's dur
-  PyNumber busy_time;  // busy time of the LCA's kernels on this side (before rounding)
+  PandasNumber kernel_time;                                            // the kernel's dur
+  PandasNumber busy_time;  // busy time of the LCA's kernels on this side (before rounding)
   std::optional<std::string> lca_name;
   std::optional<std::size_t> lca_id;  // merged-tree node id
   trace::Uid gpu_op_uid = trace::kNoUid;
