@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Big-trace benchmark (issue 17; docs/performance.md, "Big traces"): generates the h100 owlv2
+# Big-trace benchmark (docs/performance.md, "Big traces"): generates the h100 owlv2
 # trace replicated 8x (.json and .json.gz) and 30x (~1 GB .json) with loupe_trace_gen, and
 # optionally ~4 GB (--4g), then prints two markdown tables:
 #   * ingest: loupe_trace_bench (load alone, in a child, malloc on huge pages as loupe runs) on
 #     the 8x .json and .json.gz, median of 3, with `zcat FILE > /dev/null` on the same .json.gz;
 #   * end to end: `loupe analyze --trace T -o OUT --compat tracelens --platform MI300X`, wall time
 #     median of 3 (the 4 GB trace: one run) and peak RSS (/usr/bin/time: the largest process).
-# TraceLens is not installed here; its figure is the recorded one (issue 17, same machine class):
+# TraceLens is not installed here; its figure is the recorded one (same machine class):
 # the whole deterministic pipeline (perf report, preparation, every category script, priority
 # data, plot) on the 8x trace took 130 s with 3.5 GB peak RSS.
 #
@@ -29,7 +29,7 @@ fi
 mkdir -p "$work"
 loupe="$build/bin/loupe"
 source_trace="$shared/data/traces/h100/google_owlv2-large-patch14-ensemble__1016001.json.gz"
-readonly tracelens_s=130 tracelens_rss_mb=3500  # recorded, for the 8x trace (issue 17)
+readonly tracelens_s=130 tracelens_rss_mb=3500  # recorded, for the 8x trace (docs/performance.md)
 
 gen() {  # gen OUT TARGET_MB: the owlv2 trace replicated until TARGET_MB of JSON
   [ -f "$1" ] || "$build/bin/loupe_trace_gen" "$source_trace" "$1" "$2" >&2

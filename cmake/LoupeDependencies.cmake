@@ -16,7 +16,8 @@ if(PkgConfig_FOUND)
   pkg_check_modules(CAIRO QUIET IMPORTED_TARGET cairo)
 endif()
 # Intel ISA-L (libisal-dev) inflates .json.gz traces several times faster than zlib
-# (docs/performance.md, "What changed in issue 17"); without it the trace reader uses zlib.
+# (docs/performance.md, "What changed in the big-trace work"); without it the trace
+# reader uses zlib.
 option(LOUPE_USE_ISAL "Inflate .json.gz with ISA-L when libisal-dev is found" ON)
 if(LOUPE_USE_ISAL AND PkgConfig_FOUND)
   pkg_check_modules(ISAL QUIET IMPORTED_TARGET libisal)

@@ -1,5 +1,6 @@
-// Malformed inputs users report (issue 6 item 5): each either loads with a counted warning or
-// fails with a LoadError naming the byte offset and the problem. Never a crash.
+// Malformed inputs users report (docs/deviations.md, "Where both modes deliberately differ from
+// TraceLens"): each either loads with a counted warning or fails with a LoadError naming the byte
+// offset and the problem. Never a crash.
 #include <catch2/catch.hpp>
 
 #include "loupe/core/trace/event_tree.hpp"

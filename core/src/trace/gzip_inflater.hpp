@@ -1,6 +1,6 @@
 // One gzip member's DEFLATE stream inflated chunk by chunk, behind the library chosen at
 // configure time: Intel ISA-L's igzip when libisal-dev is found (several times faster than
-// zlib on trace JSON, docs/performance.md "What changed in issue 17"), else zlib.
+// zlib on trace JSON, docs/performance.md "What changed in the big-trace work"), else zlib.
 #pragma once
 
 #include <cstddef>

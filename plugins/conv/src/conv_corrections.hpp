@@ -1,4 +1,4 @@
-// The default-mode conv findings of docs/deviations.md (conv "C1"-"C4", issue 14 item 3), on
+// The default-mode conv findings of docs/deviations.md (conv "C1"-"C4"), on
 // top of the compute library's metrics:
 //  C1 layout conversion is its own finding when layout-transform kernels exceed 10% of the
 //     convolution kernel time (channels-last action, saving = their measured time), and the

@@ -1,5 +1,5 @@
 // The framework a candidate's call stack shows, and the concrete switch that fuses its
-// kernels in that framework (default mode, docs/deviations.md fusion "F1", issue 14 item 2).
+// kernels in that framework (default mode, docs/deviations.md fusion "F1").
 #pragma once
 
 #include <string>

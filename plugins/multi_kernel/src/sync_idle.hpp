@@ -1,4 +1,4 @@
-// Default mode (docs/deviations.md, multi-kernel "S1", issue 14 item 5): device-to-host and
+// Default mode (docs/deviations.md, multi-kernel "S1"): device-to-host and
 // host-synchronous copies that leave the GPU idle. From the raw trace's GPU timeline
 // (trace/gpu_events.csv, present when the run starts from a trace): per device, the busy
 // intervals of all GPU ops; a gap that opens when the interval's last op is such a copy is idle

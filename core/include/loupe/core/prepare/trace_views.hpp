@@ -1,5 +1,5 @@
 // Views of a raw trace that plugins read through the SDK model when `loupe analyze --trace`
-// runs (issue 6 item 3), next to the TraceLens-compatible files:
+// runs (docs/writing-a-plugin.md §4), next to the TraceLens-compatible files:
 //
 //  * "trace/gpu_events.csv" — one row per GPU op (kernel, gpu_memcpy, gpu_memset), linked or
 //    not, in trace order: uid, kind (kernel | memcpy | memset | communication, the GPU
