@@ -27,7 +27,7 @@ GpuOpIndex GpuOpIndex::from_model(const Model& model) {
     const auto name = events->find_column("name");
     const auto op_name = events->find_column("op_name");
     if (uid && dur && name && op_name) {
-      // Sized once (docs/performance.md, "Analyzer children"): rehashing cost more than the
+      // Sized once (docs/performance.md, "Big traces"): rehashing cost more than the
       // inserts on the big traces.
       index.dur_ns_.reserve(events->row_count());
       index.ops_.reserve(events->row_count());
