@@ -1,7 +1,6 @@
 #include "diff_rows.hpp"
 
 #include <algorithm>
-#include <ranges>
 #include <unordered_map>
 #include <utility>
 
@@ -186,7 +185,9 @@ class RowCollector {
       }
       visit_combined(id, node);
       if (!side1_.gpu_path(node.uid1) && !side2_.gpu_path(node.uid2)) continue;
-      for (const auto child : std::views::reverse(node.children)) todo.emplace_back(child, id);
+      for (auto it = node.children.rbegin(); it != node.children.rend(); ++it) {
+        todo.emplace_back(*it, id);
+      }
     }
   }
 
