@@ -43,6 +43,12 @@ bool ParallelEventReader::pull() {
     eof_ = true;
     return false;
   }
+  // Room for a whole block at once: grown by doubling, the text was copied into fresh pages
+  // two or three times per block (a small trace's load was mostly those copies and their page
+  // faults). Untouched capacity costs no memory.
+  if (pending_.capacity() < pending_.size() + chunk.size()) {
+    pending_.reserve(std::max(pending_.size() + chunk.size(), block_bytes_ + chunk.size()));
+  }
   pending_.append(chunk);
   return true;
 }
