@@ -261,21 +261,21 @@ class CsvRecordReader {
   size_t record_line_ = 1;
 };
 
+void add_parsed_cell(CsvTable& table, std::string_view text) {
+  if (text.empty()) {
+    table.add_empty();
+  } else if (double value = 0.0; py::parse_float(text, value)) {
+    table.add_number(value, text);
+  } else {
+    table.add_text(text);
+  }
+}
+
 bool is_blank_record(const std::vector<std::string>& fields) {
   return fields.size() == 1 && fields[0].empty();
 }
 
 }  // namespace
-
-void CsvTable::add_field(std::string_view text) {
-  if (text.empty()) {
-    add_empty();
-  } else if (double value = 0.0; py::parse_float(text, value)) {
-    add_number(value, text);
-  } else {
-    add_text(text);
-  }
-}
 
 std::optional<size_t> CsvTable::find_column(std::string_view name) const {
   for (size_t c = 0; c < columns_.size(); ++c) {
@@ -310,7 +310,7 @@ CsvTable parse_csv(std::string_view text) {
                                std::to_string(columns));
     }
     for (size_t c = 0; c < columns; ++c) {
-      table.add_field(c < fields.size() ? std::string_view(fields[c]) : std::string_view());
+      add_parsed_cell(table, c < fields.size() ? std::string_view(fields[c]) : std::string_view());
     }
   }
   return table;

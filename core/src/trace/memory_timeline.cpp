@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -57,22 +56,13 @@ class MemoryArgReader {
       for (std::size_t k = 0; k < kKeyCount; ++k) {
         if (seen[k] || ids_[k] == kNoString || arg.key != ids_[k]) continue;
         seen[k] = true;
-        values[k] = int_value(arg);
+        values[k] = model_.int_value(arg);
       }
     }
     return values;
   }
 
  private:
-  std::optional<std::int64_t> int_value(const ArgPair& arg) const {
-    if (arg.is_inline_int()) return arg.inline_int();
-    const std::string_view text = model_.str(arg.value);
-    std::int64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
-    return v;
-  }
-
   const TraceModel& model_;
   std::array<StringId, kKeyCount> ids_{};
 };

@@ -176,9 +176,12 @@ std::optional<std::string> TraceModel::arg_text(Uid uid, std::string_view key) c
 
 std::optional<std::int64_t> TraceModel::int_arg(Uid uid, std::string_view key) const {
   const auto pair = find_arg(uid, key);
-  if (!pair) return std::nullopt;
-  if (pair->is_inline_int()) return pair->inline_int();
-  const std::string_view text = str(pair->value);
+  return pair ? int_value(*pair) : std::nullopt;
+}
+
+std::optional<std::int64_t> TraceModel::int_value(const ArgPair& pair) const {
+  if (pair.is_inline_int()) return pair.inline_int();
+  const std::string_view text = str(pair.value);
   std::int64_t v = 0;
   const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;

@@ -55,9 +55,6 @@ class CsvTable {
   void add_number(double number, std::string_view text) {
     add_cell(CsvCell::Kind::Number, number, text);
   }
-  // Appends the cell parse_csv makes of an unquoted field: Empty, a Number when Python's float()
-  // takes the text, else Text.
-  void add_field(std::string_view text);
 
   size_t row_count() const { return columns_.empty() ? 0 : cells_.size() / columns_.size(); }
   size_t column_count() const { return columns_.size(); }

@@ -187,6 +187,8 @@ class TraceModel {
   // The first arg of that key as an integer: its value text is a whole int64 literal; nullopt
   // when absent or not one.
   std::optional<std::int64_t> int_arg(Uid uid, std::string_view key) const;
+  // An arg's value as int_arg reads it.
+  std::optional<std::int64_t> int_value(const ArgPair& pair) const;
 
   // Whether ts / dur was written as a JSON integer literal (see kTsInteger).
   bool ts_is_integer(Uid uid) const { return (events_[uid].flags & kTsInteger) != 0; }
