@@ -3,6 +3,7 @@
 // op, churn per step, findings where the numbers call for them, and events that cannot be used.
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
 
 #include "loupe/core/report/memory_report.hpp"
@@ -37,13 +38,20 @@ std::string step(int n, double ts, double dur) {
          "}";
 }
 
-tr::MemoryTimeline timeline_of(const std::string& text) {
-  auto loaded = tr::load_trace_bytes(text);
-  INFO((loaded.error ? loaded.error->describe() : std::string()));
-  REQUIRE_FALSE(loaded.error);
-  const auto tree = tr::EventTree::build(loaded.model);
-  const auto steps = tr::build_step_table(loaded.model, tree);
-  return tr::build_memory_timeline(loaded.model, tree, steps);
+// The timeline names ops by views into the trace model, so the model lives as long as it.
+struct LoadedTimeline {
+  std::unique_ptr<tr::LoadResult> loaded;
+  tr::MemoryTimeline timeline;
+};
+
+LoadedTimeline timeline_of(const std::string& text) {
+  auto loaded = std::make_unique<tr::LoadResult>(tr::load_trace_bytes(text));
+  INFO((loaded->error ? loaded->error->describe() : std::string()));
+  REQUIRE_FALSE(loaded->error);
+  const auto tree = tr::EventTree::build(loaded->model);
+  const auto steps = tr::build_step_table(loaded->model, tree);
+  tr::MemoryTimeline timeline = tr::build_memory_timeline(loaded->model, tree, steps);
+  return {std::move(loaded), std::move(timeline)};
 }
 
 // 1 GiB of device memory (deviceProperties); 100 MiB already allocated before the trace. Step 1
@@ -72,7 +80,8 @@ std::string memory_trace() {
 
 TEST_CASE("memory timeline: peaks, live at the peak by op, per-step churn", "[trace][memory]") {
   constexpr long long M = 1024 * 1024;
-  const tr::MemoryTimeline t = timeline_of(memory_trace());
+  const LoadedTimeline built = timeline_of(memory_trace());
+  const tr::MemoryTimeline& t = built.timeline;
   CHECK(t.events == 7);
   CHECK(t.without_device == 1);
   CHECK(t.without_totals == 1);
@@ -130,7 +139,8 @@ TEST_CASE("memory timeline: peaks, live at the peak by op, per-step churn", "[tr
 }
 
 TEST_CASE("memory timeline: a trace without allocator events says so", "[trace][memory]") {
-  const tr::MemoryTimeline t = timeline_of(loupe::test::trace::small_trace());
+  const LoadedTimeline built = timeline_of(loupe::test::trace::small_trace());
+  const tr::MemoryTimeline& t = built.timeline;
   CHECK(t.empty());
   CHECK(t.devices.empty());
   const loupe::Json block = loupe::core::memory_report_block(tr::memory_timeline_json(t), 80.0);
@@ -144,7 +154,8 @@ TEST_CASE("memory timeline: the platform's memory stands in for a trace without 
           "[trace][memory]") {
   constexpr long long G = 1024LL * 1024 * 1024;
   const std::string text = loupe::test::trace::wrap_events(mem(10, 1, G, 70 * G, 75 * G));
-  const tr::MemoryTimeline t = timeline_of(text);
+  const LoadedTimeline built = timeline_of(text);
+  const tr::MemoryTimeline& t = built.timeline;
   REQUIRE(t.devices.size() == 1);
   CHECK(t.devices[0].capacity_bytes == 0);
   CHECK(t.devices[0].live_before_trace_bytes == 69 * G);
