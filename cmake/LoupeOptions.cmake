@@ -13,6 +13,21 @@ if(LOUPE_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   endif()
 endif()
 
+# The linker of every executable and shared module (-fuse-ld=<LOUPE_LINKER>; empty: the compiler's
+# default). The dev and asan presets pick gold, which binutils installs with the compiler: it links
+# the Debug test executables in about half the time of the default ld.bfd (docs/performance.md,
+# "Build and CI time").
+set(LOUPE_LINKER "" CACHE STRING "Linker passed as -fuse-ld= (e.g. gold); empty: the default")
+if(LOUPE_LINKER)
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX "-fuse-ld=${LOUPE_LINKER}" LOUPE_HAS_LINKER_${LOUPE_LINKER})
+  if(NOT LOUPE_HAS_LINKER_${LOUPE_LINKER})
+    message(FATAL_ERROR "LOUPE_LINKER=${LOUPE_LINKER}: the compiler cannot link with "
+                        "-fuse-ld=${LOUPE_LINKER} (install it, or configure with -DLOUPE_LINKER=)")
+  endif()
+  add_link_options(-fuse-ld=${LOUPE_LINKER})
+endif()
+
 add_library(loupe_warnings INTERFACE)
 target_compile_options(loupe_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion

@@ -7,10 +7,11 @@
 # they share the compiler flags that the PCH depends on: -fPIC, -fvisibility, the warnings of
 # loupe_warnings, the build type and sanitizer flags). The
 # loupe executable (-fPIE) gets its own PCH, which also holds spdlog and Boost.ProgramOptions.
-# Plugin modules (one source each, hidden visibility) and tests get none. CMake adds -Winvalid-pch
-# (GCC), so a PCH the compiler rejects shows as a warning, an error under LOUPE_WERROR.
-# Off by default: the demo preset (./bootstrap.sh demo) turns it on; the dev, asan and fuzz
-# builds compile without it.
+# Plugin modules (one source each, hidden visibility) get none; the test executables share their own
+# (loupe_test_pch, cmake/LoupeTesting.cmake). CMake adds -Winvalid-pch (GCC), so a PCH the compiler
+# rejects shows as a warning, an error under LOUPE_WERROR.
+# Off by default: the demo, dev and asan presets turn it on; the fuzz and release builds compile
+# without it.
 option(LOUPE_PCH "Precompile the heavy standard and third-party headers" OFF)
 set(LOUPE_PCH_MIN_SOURCES 3 CACHE STRING "Fewest C++ sources a library needs to use the PCH")
 

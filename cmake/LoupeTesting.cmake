@@ -19,6 +19,19 @@ target_compile_definitions(loupe_test_main PRIVATE
   LOUPE_BUNDLED_PLUGIN_DIR="${PROJECT_BINARY_DIR}/lib/loupe/plugins"
   LOUPE_TEST_PLUGIN_DIR="${PROJECT_BINARY_DIR}/tests/plugins")
 
+# With LOUPE_PCH, every test executable reuses one PCH of Catch2 and the standard headers
+# (loupe_test_pch; an executable, so that its -fPIE and flags are those of the tests). Catch2's
+# header is the heaviest part of most test sources.
+if(LOUPE_PCH)
+  set(LOUPE_TEST_PCH_MAIN ${PROJECT_BINARY_DIR}/loupe_test_pch_main.cpp)
+  file(CONFIGURE OUTPUT ${LOUPE_TEST_PCH_MAIN}
+       CONTENT "// The program that builds the tests' shared PCH.\nint main() { return 0; }\n")
+  add_executable(loupe_test_pch EXCLUDE_FROM_ALL ${LOUPE_TEST_PCH_MAIN})
+  target_link_libraries(loupe_test_pch PRIVATE Catch2::Catch2 loupe_warnings)
+  target_precompile_headers(loupe_test_pch PRIVATE <catch2/catch.hpp> ${LOUPE_PCH_HEADERS})
+  _loupe_pch_clang_options(loupe_test_pch)
+endif()
+
 # Which output files a run reads back (inotify), for the tests that check it reads none.
 add_library(loupe_test_file_events STATIC ${PROJECT_SOURCE_DIR}/tests/support/file_events.cpp)
 target_include_directories(loupe_test_file_events PUBLIC ${PROJECT_SOURCE_DIR}/tests/support)
@@ -36,6 +49,10 @@ function(loupe_add_test name)
   cmake_parse_arguments(ARG "NEEDS_CLI" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE loupe_test_main loupe_warnings ${ARG_LIBS})
+  if(TARGET loupe_test_pch)
+    target_precompile_headers(${name} REUSE_FROM loupe_test_pch)
+    _loupe_pch_clang_options(${name})
+  endif()
   set(cases 0)
   set(pack_cases 0)
   foreach(source IN LISTS ARG_SOURCES)
