@@ -27,7 +27,7 @@ if(LOUPE_PCH)
   file(CONFIGURE OUTPUT ${LOUPE_TEST_PCH_MAIN}
        CONTENT "// The program that builds the tests' shared PCH.\nint main() { return 0; }\n")
   add_executable(loupe_test_pch EXCLUDE_FROM_ALL ${LOUPE_TEST_PCH_MAIN})
-  target_link_libraries(loupe_test_pch PRIVATE Catch2::Catch2 loupe_warnings)
+  target_link_libraries(loupe_test_pch PRIVATE Catch2::Catch2 RapidJSON::RapidJSON loupe_warnings)
   target_precompile_headers(loupe_test_pch PRIVATE <catch2/catch.hpp> ${LOUPE_PCH_HEADERS})
   _loupe_pch_clang_options(loupe_test_pch)
 endif()
