@@ -9,6 +9,7 @@
 
 #include "loupe/core/trace/json_reader.hpp"
 #include "loupe/json_value.hpp"
+#include "loupe/text.hpp"
 #include "trace_model_builder.hpp"
 
 namespace loupe::core::trace {
@@ -18,9 +19,7 @@ namespace {
 // its window's frames); past it, replays keep their ops and enqueue calls only.
 constexpr std::size_t kMaxAppendedEvents = 2'000'000;
 
-bool contains(std::string_view s, std::string_view part) {
-  return s.find(part) != std::string_view::npos;
-}
+using text::contains;
 
 // One begin/end-capture span of a capture trace and the enqueue calls inside it.
 struct Window {

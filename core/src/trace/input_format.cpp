@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loupe/core/trace/byte_source.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::core::trace {
 
@@ -17,7 +18,7 @@ bool ends_with(std::string_view s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-bool contains(std::string_view s, std::string_view what) { return s.find(what) != s.npos; }
+using text::contains;
 
 bool json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "interval_union.hpp"
+#include "json_members.hpp"
 #include "loupe/core/trace/step_labels.hpp"
 
 namespace loupe::core::trace {
@@ -31,13 +32,6 @@ struct Side {
     return work;
   }
 };
-
-std::int64_t int_at(const Json& j, const char* key) {
-  const Json* v = j.find(key);
-  if (v == nullptr) return 0;
-  if (v->is_int()) return v->as_int();  // ns since the epoch do not fit a double exactly
-  return v->is_number() ? static_cast<std::int64_t>(v->as_double()) : 0;
-}
 
 Json outside_json(const OutsideWork& w) {
   Json j = Json::object();

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "interval_union.hpp"
+#include "json_members.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/step_labels.hpp"
 #include "loupe/queue_depth.hpp"
@@ -358,13 +359,6 @@ StepTable build_step_table(const TraceModel& model, const EventTree& tree) {
 }
 
 namespace {
-
-std::int64_t int_at(const Json& j, const char* key) {
-  const Json* v = j.find(key);
-  if (v == nullptr) return 0;
-  if (v->is_int()) return v->as_int();
-  return v->is_number() ? static_cast<std::int64_t>(v->as_double()) : 0;
-}
 
 double double_at(const Json& j, const char* key) {
   const Json* v = j.find(key);

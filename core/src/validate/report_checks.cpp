@@ -25,6 +25,7 @@
 #include "marker_patterns.hpp"
 #include "metrics_fixture.hpp"
 #include "python_text.hpp"
+#include "result_of.hpp"
 #include "unicode_tables.hpp"
 #include "utf8.hpp"
 
@@ -505,20 +506,6 @@ void check_reasoning_candidates(std::string_view content, std::vector<std::strin
                        " reasoning-candidate tier=" + std::string(tier) + " markers");
     }
   }
-}
-
-ValidationResult finish(std::vector<std::string> errors) {
-  ValidationResult result;
-  result.passed = errors.empty();
-  result.errors = std::move(errors);
-  return result;
-}
-
-ValidationResult io_failure(std::string message) {
-  ValidationResult result;
-  result.io_error = true;
-  result.errors.push_back(std::move(message));
-  return result;
 }
 
 }  // namespace

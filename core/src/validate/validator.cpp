@@ -12,6 +12,7 @@
 #include "marker_checks.hpp"
 #include "metrics_fixture.hpp"
 #include "python_text.hpp"
+#include "result_of.hpp"
 #include "structure_checks.hpp"
 #include "utf8.hpp"
 
@@ -20,19 +21,8 @@ namespace {
 
 namespace detail = validate_detail;
 
-ValidationResult io_failure(std::string message) {
-  ValidationResult result;
-  result.io_error = true;
-  result.errors.push_back(std::move(message));
-  return result;
-}
-
-ValidationResult finish(std::vector<std::string> errors) {
-  ValidationResult result;
-  result.passed = errors.empty();
-  result.errors = std::move(errors);
-  return result;
-}
+using validate_detail::finish;
+using validate_detail::io_failure;
 
 // Where a compute-tier file's metrics come from: the file beside it on disk, or the document the
 // run holds in memory (as written; nullopt: none was written).

@@ -18,7 +18,7 @@ bool hf_frame(std::string_view frame) {
          has(frame.substr(at), ".py(");
 }
 
-std::string code(const std::string& text) {
+std::string plain_code(const std::string& text) {
   std::string out;
   for (const char c : text) out.push_back(c == '`' ? '\'' : c);
   return "`" + out + "`";
@@ -73,7 +73,7 @@ std::string framework_action(const FrameworkEvidence& evidence, Pattern pattern)
   const bool attention = pattern == Pattern::Attention;
   const std::string shown = evidence.frame.empty()
                                 ? std::string()
-                                : " (the call stack shows " + code(evidence.frame) + ")";
+                                : " (the call stack shows " + plain_code(evidence.frame) + ")";
   switch (evidence.framework) {
     case Framework::HuggingFace:
       return attention

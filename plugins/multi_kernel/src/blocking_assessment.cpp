@@ -3,10 +3,6 @@
 
 namespace loupe::multi_kernel {
 
-namespace {
-const std::string kOverlapPath = std::string(kDataFile) + ": overlap_analysis";
-}  // namespace
-
 BlockingAssessment assess_blocking(const Json& overlap, bool corrected) {
   BlockingAssessment result;
   const PyNumber rounded_pct =

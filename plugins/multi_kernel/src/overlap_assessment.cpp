@@ -3,10 +3,6 @@
 
 namespace loupe::multi_kernel {
 
-namespace {
-const std::string kOverlapPath = std::string(kDataFile) + ": overlap_analysis";
-}  // namespace
-
 OverlapAssessment assess_overlap(const Json& overlap, bool corrected) {
   OverlapAssessment result;
   const std::optional<PyNumber> stored_ratio =

@@ -13,6 +13,9 @@
 
 namespace loupe::sdpa {
 
+// An em dash (U+2014): what a table cell or a sentence shows for a value the trace lacks.
+inline constexpr const char* kDash = "\xE2\x80\x94";
+
 enum class Framework { PyTorch, HuggingFace, Vllm, Sglang };
 
 // From the op's call_chain, launcher_path and module_chain.

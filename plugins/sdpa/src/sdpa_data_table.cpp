@@ -10,8 +10,6 @@ namespace loupe::sdpa {
 
 namespace {
 
-constexpr const char* kDash = "\xE2\x80\x94";
-
 std::string cell_text(const Json& row, size_t i) {
   const auto& cells = row.as_array();
   return i < cells.size() && cells[i].is_string() ? cells[i].as_string() : std::string();

@@ -10,8 +10,6 @@ namespace loupe::sdpa {
 
 namespace {
 
-constexpr const char* kDash = "\xE2\x80\x94";
-
 std::string num(double v) { return number_text(v); }
 
 // The decision the action and resolution follow, in priority order.

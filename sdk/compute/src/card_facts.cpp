@@ -6,20 +6,13 @@
 #include <cstdio>
 #include <vector>
 
+#include "loupe/compute/json_fields.hpp"
 #include "loupe/findings.hpp"
 #include "loupe/python_format.hpp"
 
 namespace loupe::compute {
 
 namespace {
-
-const Json kNull;
-
-const Json& field(const Json* object, std::string_view key) {
-  if (object == nullptr || !object->is_object()) return kNull;
-  const Json* v = object->find(key);
-  return v == nullptr ? kNull : *v;
-}
 
 std::string text(const Json& v) { return v.is_string() ? v.as_string() : std::string(); }
 
@@ -28,12 +21,6 @@ std::string replace_all(std::string s, std::string_view from, std::string_view t
     s.replace(pos, from.size(), to);
   }
   return s;
-}
-
-std::string ms3(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.3f", v);
-  return buf;
 }
 
 // "Kernel 1: a<br>Kernel 2: b" -> "a, b"; count = the number of kernels.
@@ -88,7 +75,7 @@ std::string member_facts(const FindingContext& f, size_t member) {
     out += ")";
   }
   const Json& time = field(&m, "time_ms");
-  out += " takes " + (time.is_number() ? ms3(time.as_double()) : std::string("an unknown")) +
+  out += " takes " + (time.is_number() ? py::fixed(time.as_double(), 3) : std::string("an unknown")) +
          " ms of measured kernel time";
   const Json& count = field(op, "count");
   if (count.is_int()) {
@@ -97,7 +84,7 @@ std::string member_facts(const FindingContext& f, size_t member) {
   const Json& eff = field(op, "efficiency");
   if (f.comparative) {
     const Json& t2 = field(op, "t2_time_ms");
-    if (t2.is_number()) out += " versus " + ms3(t2.as_double()) + " ms in Trace 2";
+    if (t2.is_number()) out += " versus " + py::fixed(t2.as_double(), 3) + " ms in Trace 2";
   } else if (text(field(&f.finding, "estimate_method")) == "heuristic") {
     out += ", with no performance model (efficiency and bound type unknown)";
   } else {
@@ -135,7 +122,7 @@ std::string members_facts(const FindingContext& f, size_t max_members) {
   }
   if (rest > 0) {
     out += "; and " + std::to_string(rest) + " more operation" + (rest == 1 ? "" : "s") + " (" +
-           ms3(rest_ms) + " ms)";
+           py::fixed(rest_ms, 3) + " ms)";
   }
   return out;
 }

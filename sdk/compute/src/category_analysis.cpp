@@ -17,9 +17,7 @@ namespace {
 
 constexpr size_t kMaxOpsWithCallChain = 100;
 
-double py_round(double v, int n) { return py::round_half_even(v, n); }
 double np_round(double v, int n) { return py::numpy_round(v, n); }
-bool missing(double v) { return std::isnan(v); }
 
 Json string_list(const std::vector<std::string>& items) {
   Json out = Json::array();
@@ -97,8 +95,8 @@ class OperationsBuilder {
   std::vector<size_t> order(const std::vector<double>& kt, std::vector<size_t> rows) const {
     if (!in_.has_column(kKernelTimeSum)) return rows;
     std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
-      if (missing(kt[a])) return false;
-      if (missing(kt[b])) return true;
+      if (std::isnan(kt[a])) return false;
+      if (std::isnan(kt[b])) return true;
       return kt[a] > kt[b];
     });
     return rows;
@@ -122,7 +120,7 @@ class OperationsBuilder {
     std::int64_t count = 1;
     if (count_column != nullptr) {
       const double c = in_.number(row, count_column);
-      if (missing(c) || std::isinf(c)) {
+      if (std::isnan(c) || std::isinf(c)) {
         return in_.csv_name() + ": column '" + count_column + "' row " + std::to_string(row + 1) +
                " is empty (an operation count is required)";
       }
@@ -132,13 +130,13 @@ class OperationsBuilder {
 
     const bool has_kt = in_.has_column(kKernelTimeSum);
     const double t = (has_kt ? kt_us : 0.0) / 1000;
-    const double time_ms = py_round(t, 3);
+    const double time_ms = py::round_half_even(t, 3);
     op["time_ms"] = time_ms;
     op["percent_of_category"] =
         cat_total_ms > 0 ? Json(np_round(t / cat_total_ms * 100, 2)) : Json(0);
     const double e2e_value = e2e.value_or(0.0);
     std::optional<double> pct_total;
-    if (e2e_value > 0) pct_total = py_round(t / e2e_value * 100, 2);
+    if (e2e_value > 0) pct_total = py::round_half_even(t / e2e_value * 100, 2);
     op["percent_of_total"] = pct_total ? Json(*pct_total) : Json();
 
     EfficiencyInputs eff_in;
@@ -151,7 +149,7 @@ class OperationsBuilder {
     eff_in.kernel_time_us = in_.number(row, kKernelTimeSum);
     eff_in.delta_us = in_.number(row, "delta_us (trace2 - trace1)");
     eff_in.speedup = in_.number(row, "speedup (trace2/trace1)");
-    if (!compat && missing(eff_in.kernel_time_us)) eff_in.kernel_time_us = 0.0;
+    if (!compat && std::isnan(eff_in.kernel_time_us)) eff_in.kernel_time_us = 0.0;
     const Efficiency eff = compute_efficiency(eff_in, in_.metadata(), opt_.comparative);
     op["efficiency"] = eff.json;
     if (eff.warning) op["efficiency_warning"] = *eff.warning;
@@ -165,18 +163,18 @@ class OperationsBuilder {
 
     if (opt_.comparative) {
       const double t2 = in_.number(row, "lca_total_kernel_time_trace2_us");
-      if (!missing(t2)) op["t2_time_ms"] = py_round(t2 / 1000, 3);
+      if (!std::isnan(t2)) op["t2_time_ms"] = py::round_half_even(t2 / 1000, 3);
       const double count2 = in_.number(row, "lca_count_trace2");
-      if (!missing(count2)) op["count_trace2"] = static_cast<std::int64_t>(count2);
+      if (!std::isnan(count2)) op["count_trace2"] = static_cast<std::int64_t>(count2);
       const double delta = in_.number(row, "delta_us (trace2 - trace1)");
-      if (!missing(delta)) op["difference_ms"] = py_round(delta / 1000, 3);
+      if (!std::isnan(delta)) op["difference_ms"] = py::round_half_even(delta / 1000, 3);
     }
 
     const double frac = e2e_value > 0 ? t / e2e_value : 1.0;
     const double kt_std = in_.number(row, kKernelTimeStd);
     const double kt_mean = in_.number(row, kKernelTimeMean);
-    if (count > 10 && frac >= 0.05 && !missing(kt_std) && !missing(kt_mean) && kt_mean > 0) {
-      const double cov = py_round(kt_std / kt_mean, 3);
+    if (count > 10 && frac >= 0.05 && !std::isnan(kt_std) && !std::isnan(kt_mean) && kt_mean > 0) {
+      const double cov = py::round_half_even(kt_std / kt_mean, 3);
       op["cov"] = cov;
       op["high_variance"] = cov > 1.0;
     }
@@ -215,7 +213,7 @@ class OperationsBuilder {
     out.impact.fusion_flagged = fusion_flagged;
     if (!compat) {
       const double ex_uid = in_.number(row, "ex_UID");
-      if (!missing(ex_uid) && std::isfinite(ex_uid)) {
+      if (!std::isnan(ex_uid) && std::isfinite(ex_uid)) {
         out.impact.ex_uid = static_cast<std::int64_t>(ex_uid);
       }
     }
@@ -237,7 +235,7 @@ class OperationsBuilder {
     }
     if (kind == ExtraFieldKind::Number) {
       const double v = in_.number(row, field);
-      if (missing(v)) return Json(*text);
+      if (std::isnan(v)) return Json(*text);
       if (integer_column(field)) return Json(static_cast<std::int64_t>(v));
       return Json(v);
     }
@@ -288,7 +286,7 @@ double column_sum(const CategoryInputs& inputs, std::string_view column,
   std::vector<double> values;
   const auto add = [&](size_t r) {
     const double v = inputs.number(r, column);
-    values.push_back(missing(v) ? 0.0 : v);
+    values.push_back(std::isnan(v) ? 0.0 : v);
   };
   if (rows.empty()) {
     for (size_t r = 0; r < inputs.rows(); ++r) add(r);
@@ -334,7 +332,7 @@ AnalysisResult analyze_category(const CategoryInputs& inputs_in, const AnalysisO
   std::vector<double> kt(inputs.rows());
   for (size_t r = 0; r < inputs.rows(); ++r) {
     kt[r] = inputs.number(r, kKernelTimeSum);
-    if (!compat && missing(kt[r])) kt[r] = 0.0;  // I-8
+    if (!compat && std::isnan(kt[r])) kt[r] = 0.0;  // I-8
   }
   std::vector<size_t> kept;
   for (size_t r = 0; r < inputs.rows(); ++r) {
@@ -344,7 +342,7 @@ AnalysisResult analyze_category(const CategoryInputs& inputs_in, const AnalysisO
     std::vector<double> values;
     for (const size_t r : kept) {
       const double v = inputs.number(r, column);
-      values.push_back(missing(v) ? 0.0 : v);
+      values.push_back(std::isnan(v) ? 0.0 : v);
     }
     return numpy_sum(values);
   };

@@ -9,10 +9,9 @@ namespace loupe::compute {
 
 namespace {
 
-bool missing(double v) { return std::isnan(v); }
 
 Json rounded_or_null(double v, int digits) {
-  return missing(v) ? Json() : Json(py::round_half_even(v, digits));
+  return std::isnan(v) ? Json() : Json(py::round_half_even(v, digits));
 }
 
 // Python round(v, 2) keeps ints as ints; falsy values give null.
@@ -54,7 +53,7 @@ Efficiency compute_efficiency(const EfficiencyInputs& in, const JsonView& metada
   if (in.roofline_bound == "MEMORY_BOUND") out.bound_type = "memory";
 
   if (!comparative) {
-    if (!missing(in.pct_roofline_mean)) {
+    if (!std::isnan(in.pct_roofline_mean)) {
       const double eff = py::round_half_even(in.pct_roofline_mean, 2);
       out.efficiency_percent = eff;
       if (eff > 110) {
@@ -65,16 +64,16 @@ Efficiency compute_efficiency(const EfficiencyInputs& in, const JsonView& metada
     }
   } else {
     const double t1 = in.kernel_time_us;
-    if (!missing(t1) && t1 > 0) {
+    if (!std::isnan(t1) && t1 > 0) {
       std::optional<double> c;
-      if (!missing(in.delta_us)) {
+      if (!std::isnan(in.delta_us)) {
         c = 100 * (t1 + in.delta_us) / t1;
-      } else if (!missing(in.speedup) && in.speedup >= 0) {
+      } else if (!std::isnan(in.speedup) && in.speedup >= 0) {
         c = 100 * in.speedup;
       }
       if (c) {
         bool clamped = false;
-        if (!missing(in.pct_roofline_mean) && *c < in.pct_roofline_mean) {
+        if (!std::isnan(in.pct_roofline_mean) && *c < in.pct_roofline_mean) {
           c = in.pct_roofline_mean;
           clamped = true;
         }
@@ -88,7 +87,7 @@ Efficiency compute_efficiency(const EfficiencyInputs& in, const JsonView& metada
     }
   }
 
-  const double fpb = missing(in.flops_per_byte) ? 0.0 : in.flops_per_byte;
+  const double fpb = std::isnan(in.flops_per_byte) ? 0.0 : in.flops_per_byte;
   const JsonView hbm = metadata["peak_hbm_bw_tbs"];
   const Json hbm_value = hbm.present() && !hbm.is_null() ? hbm.to_json() : Json(1);
 

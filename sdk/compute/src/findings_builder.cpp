@@ -72,11 +72,7 @@ std::string jnum(const Json& value) {
   return kDash;
 }
 
-std::string fixed2(double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.2f", value);
-  return buf;
-}
+std::string fixed2(double value) { return py::fixed(value, 2); }
 
 // ---- FindingContext ---------------------------------------------------------------------
 bool FindingContext::heuristic() const {

@@ -10,7 +10,6 @@ namespace loupe::compute {
 
 namespace {
 
-double py_round(double v, int n) { return py::round_half_even(v, n); }
 
 Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(); }
 
@@ -56,13 +55,13 @@ Json compute_impact_estimates(const std::vector<OpImpactInput>& ops, const std::
       e["category"] = category;
       e["type"] = "kernel_tuning";
       e["estimate_method"] = "quantified";
-      e["impact_score"] = py_round(mid, 2);
-      e["impact_score_low"] = py_round(lo, 2);
-      e["impact_score_high"] = py_round(hi, 2);
-      e["efficiency_pct"] = py_round(eff, 2);
+      e["impact_score"] = py::round_half_even(mid, 2);
+      e["impact_score_low"] = py::round_half_even(lo, 2);
+      e["impact_score_high"] = py::round_half_even(hi, 2);
+      e["efficiency_pct"] = py::round_half_even(eff, 2);
       e["bound_type"] = optional_string(op.bound_type);
       e["library"] = optional_string(op.library);
-      e["time_ms"] = py_round(op.time_ms, 3);
+      e["time_ms"] = py::round_half_even(op.time_ms, 3);
       if (op.ex_uid) e["ex_uid"] = static_cast<long long>(*op.ex_uid);
       estimates.push_back(std::move(e));
       continue;
@@ -75,13 +74,13 @@ Json compute_impact_estimates(const std::vector<OpImpactInput>& ops, const std::
     e["category"] = category;
     e["type"] = "unmodeled_significant";
     e["estimate_method"] = "heuristic";
-    e["impact_score"] = py_round(pct * kHeuristicMid, 2);
-    e["impact_score_low"] = py_round(pct * kHeuristicLow, 2);
-    e["impact_score_high"] = py_round(pct * kHeuristicHigh, 2);
+    e["impact_score"] = py::round_half_even(pct * kHeuristicMid, 2);
+    e["impact_score_low"] = py::round_half_even(pct * kHeuristicLow, 2);
+    e["impact_score_high"] = py::round_half_even(pct * kHeuristicHigh, 2);
     e["efficiency_pct"] = nullptr;
     e["bound_type"] = nullptr;
     e["library"] = optional_string(op.library);
-    e["time_ms"] = py_round(op.time_ms, 3);
+    e["time_ms"] = py::round_half_even(op.time_ms, 3);
     e["percent_of_total"] = pct;
     if (op.ex_uid) e["ex_uid"] = static_cast<long long>(*op.ex_uid);
     estimates.push_back(std::move(e));
@@ -176,10 +175,10 @@ Json build_category_findings(const Json& estimates, bool comparative) {
         f["eff_bucket"] = g.bucket;
         f["estimate_method"] = "quantified";
       }
-      f["impact_score"] = py_round(g.mid, 2);
-      f["impact_score_low"] = py_round(g.low, 2);
-      f["impact_score_high"] = py_round(g.high, 2);
-      if (g.heuristic) f["percent_of_total"] = py_round(g.pct, 2);
+      f["impact_score"] = py::round_half_even(g.mid, 2);
+      f["impact_score_low"] = py::round_half_even(g.low, 2);
+      f["impact_score_high"] = py::round_half_even(g.high, 2);
+      if (g.heuristic) f["percent_of_total"] = py::round_half_even(g.pct, 2);
       f["member_count"] = static_cast<std::int64_t>(g.members.size());
       f["members"] = sorted_by_impact(g.members);
       findings.push_back(std::move(f));

@@ -16,12 +16,6 @@ double number(const Json& object, std::string_view key) {
   return v != nullptr && v->is_number() ? v->as_double() : std::nan("");
 }
 
-std::string ms3(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.3f", v);
-  return buf;
-}
-
 }  // namespace
 
 SavingsMs finding_savings(const Json& finding) {
@@ -67,10 +61,10 @@ void add_savings_to_findings(Json& metrics) {
 std::string savings_sentence(const Json& finding) {
   const double mid = number(finding, "estimated_savings_ms");
   if (std::isnan(mid)) return {};
-  return "estimated saving " + ms3(mid) + " ms (low " +
-         ms3(number(finding, "estimated_savings_ms_low")) + " ms, high " +
-         ms3(number(finding, "estimated_savings_ms_high")) + " ms) of " +
-         ms3(number(finding, "time_ms")) + " ms measured";
+  return "estimated saving " + py::fixed(mid, 3) + " ms (low " +
+         py::fixed(number(finding, "estimated_savings_ms_low"), 3) + " ms, high " +
+         py::fixed(number(finding, "estimated_savings_ms_high"), 3) + " ms) of " +
+         py::fixed(number(finding, "time_ms"), 3) + " ms measured";
 }
 
 }  // namespace loupe::compute

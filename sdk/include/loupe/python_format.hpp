@@ -62,6 +62,15 @@ inline std::string float_repr(double value) {
   return out;
 }
 
+// f"{value:.{digits}f}": fixed notation with `digits` decimals ("nan", "inf" and "-0.000" as
+// Python prints them).
+inline std::string fixed(double value, int digits) {
+  std::array<char, 512> buf{};
+  const int written = std::snprintf(buf.data(), buf.size(), "%.*f", digits, value);
+  if (written <= 0 || static_cast<size_t>(written) >= buf.size()) return float_repr(value);
+  return std::string(buf.data(), static_cast<size_t>(written));
+}
+
 // Python's round(x, ndigits) for floats: the correctly rounded decimal value of the binary
 // double (exact ties go to even), returned as the nearest double.
 inline double round_half_even(double value, int ndigits) {

@@ -18,6 +18,11 @@ inline std::string ascii_lower(std::string_view text) {
   return out;
 }
 
+// Whether `part` occurs in `text` (std::string_view::contains from C++23).
+inline bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
+
 // The items with `separator` between each two.
 inline std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;

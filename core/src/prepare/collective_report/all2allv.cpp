@@ -14,12 +14,6 @@ namespace pc = loupe::core::prepare::coll;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string rank_column(int rank, const char* what) {
-  return "rank_" + std::to_string(rank) + "_" + what;
-}
-
 double number_or_nan(const Json& value) { return value.is_number() ? value.as_double() : kNaN; }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // (implicit-sync collectives and all-to-all-v), their summaries and the straggler summary.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,14 @@
 #include "matching.hpp"
 
 namespace loupe::core::multirank {
+
+// A cell with no value (pandas' NaN).
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The name of a per-rank column: "rank_<rank>_<what>".
+inline std::string rank_column(int rank, const char* what) {
+  return "rank_" + std::to_string(rank) + "_" + what;
+}
 
 // A table and its column order, ready for render_csv.
 struct Table {

@@ -16,8 +16,6 @@ namespace pc = loupe::core::prepare::coll;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 bool is_implicit_sync(CollectiveType type) { return type != CollectiveType::kAllToAllV; }
 
 // The metadata a collective's members must agree on, as the table holds them.
@@ -55,14 +53,6 @@ double bus_factor(CollectiveType type, const Json& group_size) {
   }
   return kNaN;
 }
-
-namespace {
-
-std::string rank_column(int rank, const char* what) {
-  return "rank_" + std::to_string(rank) + "_" + what;
-}
-
-}  // namespace
 
 std::optional<CollectiveType> collective_type(const Json& collective_name) {
   if (!collective_name.is_string()) return std::nullopt;

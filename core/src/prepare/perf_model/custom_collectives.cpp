@@ -13,7 +13,7 @@
 namespace loupe::core::prepare::perf::detail {
 namespace {
 
-struct Layout {
+struct CollectiveLayout {
   std::size_t input;                  // the local tensor
   std::optional<std::size_t> out;     // a second tensor of its own size
   std::optional<std::size_t> weight;  // the RMSNorm weight [N]
@@ -21,7 +21,7 @@ struct Layout {
   bool out_first = false;             // params name out_shape before op_shape
 };
 
-Layout layout_of(ModelClass model) {
+CollectiveLayout collective_layout_of(ModelClass model) {
   switch (model) {
     case ModelClass::kAllReduceRmsnorm:
       return {2, std::nullopt, 6, true, false};
@@ -40,7 +40,7 @@ Layout layout_of(ModelClass model) {
 
 FamilyOutput custom_collective_model(ModelClass model, std::string_view name, const OpArgs& args,
                                      Direction direction) {
-  const Layout l = layout_of(model);
+  const CollectiveLayout l = collective_layout_of(model);
   const Json& dims = required(args.input_dims, "Input Dims");
   const Json& types = required(args.input_types, "Input type");
   FamilyOutput out;

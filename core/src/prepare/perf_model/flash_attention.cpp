@@ -36,7 +36,7 @@ struct AttnLayout {
   std::size_t max_seqlen_q = 0;  // varlen: max_seqlen_q, max_seqlen_k follow
 };
 
-AttnLayout layout_of(ModelClass model) {
+AttnLayout flash_layout_of(ModelClass model) {
   AttnLayout l;
   switch (model) {
     case ModelClass::kFlashAttnBwd:  // (dout, q, k, v, out, lse, dq, dk, dv, dropout, …)
@@ -193,7 +193,7 @@ FamilyOutput evoformer(const OpArgs& args, Direction direction) {
 FamilyOutput flash_attention_model(ModelClass model, std::string_view /*name*/, const OpArgs& args,
                                    Direction direction) {
   if (model == ModelClass::kEvoformer) return evoformer(args, direction);
-  const AttnLayout l = layout_of(model);
+  const AttnLayout l = flash_layout_of(model);
   const Json& dims = required(args.input_dims, "Input Dims");
   const Qkv q = read_qkv(dims, l);
   PyValue dtype_a_b;

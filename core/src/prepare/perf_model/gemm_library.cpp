@@ -19,7 +19,7 @@ struct LibGemm {
   std::optional<PyValue> scale_a, scale_b;  // dtype_scaleA/B params (None when absent)
 };
 
-std::int64_t dim(const Shape& s, std::size_t i) {
+std::int64_t gemm_dim(const Shape& s, std::size_t i) {
   if (i >= s.size()) fail("GEMM operand has too few dimensions");
   return s[i];
 }
@@ -93,9 +93,9 @@ LibGemm te_gemm_ts(const OpArgs& args) {
   const bool trans_a = string_at(concrete, 4, "Concrete Inputs") == "1";
   const bool trans_b = string_at(concrete, 9, "Concrete Inputs") == "1";
   LibGemm g;
-  g.m = dim(a, trans_a ? 0 : 1);
-  g.k = dim(a, trans_a ? 1 : 0);
-  g.n = dim(b, trans_b ? 1 : 0);
+  g.m = gemm_dim(a, trans_a ? 0 : 1);
+  g.k = gemm_dim(a, trans_a ? 1 : 0);
+  g.n = gemm_dim(b, trans_b ? 1 : 0);
   g.bias = string_at(concrete, 14, "Concrete Inputs") != "";
   const Json& types = required(args.input_types, "Input type");
   for (const std::size_t i : {0, 5, 10, 18}) g.dtypes.push_back(string_at(types, i, "Input type"));
@@ -110,9 +110,9 @@ LibGemm te_pseudo_gemm(const OpArgs& args) {
   const Shape a = shape_of(at(dims, 0, "Input Dims"), "A");
   const Shape b = shape_of(at(dims, 1, "Input Dims"), "B");
   LibGemm g;
-  g.m = dim(a, 0);
-  g.n = dim(b, 1);
-  g.k = dim(a, 1);
+  g.m = gemm_dim(a, 0);
+  g.n = gemm_dim(b, 1);
+  g.k = gemm_dim(a, 1);
   const Json& types = required(args.input_types, "Input type");
   g.dtypes = {string_at(types, 0, "Input type"), string_at(types, 1, "Input type")};
   g.stride_a = stride_or_none(args, 0, false);
@@ -141,9 +141,9 @@ LibGemm scaled_gemm(const OpArgs& args, bool aiter, bool fp4) {
     }
   }
   LibGemm g;
-  g.m = dim(a, trans_a ? 1 : 0);
-  g.k = dim(a, trans_a ? 0 : 1) * (fp4 ? 2 : 1);
-  g.n = dim(b, trans_b ? 0 : 1);
+  g.m = gemm_dim(a, trans_a ? 1 : 0);
+  g.k = gemm_dim(a, trans_a ? 0 : 1) * (fp4 ? 2 : 1);
+  g.n = gemm_dim(b, trans_b ? 0 : 1);
   const Json& types = required(args.input_types, "Input type");
   const std::size_t isa = aiter ? 2 : 1, isb = 3;
   g.dtypes = {string_at(types, 0, "Input type"), string_at(types, ib, "Input type")};
@@ -207,7 +207,7 @@ std::optional<FormulaNumber> bytes_of(ModelClass model, const LibGemm& g) {
   }
 }
 
-LibGemm read(ModelClass model, const OpArgs& args) {
+LibGemm read_lib_gemm(ModelClass model, const OpArgs& args) {
   switch (model) {
     case ModelClass::kVllmGemmDynamicQuant:
       return vllm_dynamic_quant(args);
@@ -230,7 +230,7 @@ LibGemm read(ModelClass model, const OpArgs& args) {
 
 FamilyOutput gemm_library_model(ModelClass model, std::string_view name, const OpArgs& args,
                                 Direction direction) {
-  const LibGemm g = read(model, args);
+  const LibGemm g = read_lib_gemm(model, args);
   FamilyOutput out;
   out.params.emplace_back("M", py_int(g.m));
   out.params.emplace_back("N", py_int(g.n));

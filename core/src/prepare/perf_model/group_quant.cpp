@@ -18,19 +18,6 @@ namespace loupe::core::prepare::perf::detail {
 namespace {
 
 // Python's a // b for ints.
-PyInt floor_div(PyInt a, PyInt b) {
-  if (b == 0) fail("integer division by zero");
-  PyInt q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-void set_precision(FamilyOutput& out, const std::string& dtype) {
-  if (dtype.empty()) return;
-  out.precision_dtype = dtype;
-  out.has_precision_dtype = true;
-}
-
 // (out, input, scales, ...): every shape, dtype and stride read.
 FamilyOutput per_group_quant(const OpArgs& args) {
   const Json& dims = required(args.input_dims, "Input Dims");

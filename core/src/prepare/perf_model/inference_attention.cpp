@@ -270,12 +270,6 @@ void step_formulas(const Attention& a, FamilyOutput& out) {
                 ((c_sk - c_sq) + (g_sk - g_sq)) * per_cached_token * bpe_kv(a));
 }
 
-void set_precision(FamilyOutput& out, const std::string& dtype) {
-  if (dtype.empty()) return;
-  out.precision_dtype = dtype;
-  out.has_precision_dtype = true;
-}
-
 // Gated delta net: mixed_qkv [T, 2 H_K d_k + H_V d_v], b [T, H_V], a, out [T, H_V, d_v].
 FamilyOutput gated_delta_net(std::string_view /*name*/, const OpArgs& args, Direction direction) {
   // Unlike the other step-reading classes, TraceLens's GDN class does not catch the annotation

@@ -29,7 +29,7 @@ struct Mhc {
   std::string dtype_in;
 };
 
-Mhc read(ModelClass model, const OpArgs& args) {
+Mhc read_mhc(ModelClass model, const OpArgs& args) {
   const Json& dims = required(args.input_dims, "Input Dims");
   const Json& types = args.input_types;
   const auto dtype = [&](std::size_t i) {
@@ -87,7 +87,7 @@ void emit_params(ModelClass model, const Mhc& h, FamilyOutput& out) {
 
 FamilyOutput mhc_model(ModelClass model, std::string_view name, const OpArgs& args,
                        Direction direction) {
-  const Mhc h = read(model, args);
+  const Mhc h = read_mhc(model, args);
   FamilyOutput out;
   emit_params(model, h, out);
   if (!h.dtype_in.empty()) {

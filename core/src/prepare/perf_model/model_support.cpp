@@ -198,6 +198,19 @@ void add_int_params(std::vector<std::pair<std::string, PyValue>>& params,
 
 PyInt prod(const Shape& shape) { return prod(shape, 0); }
 
+PyInt floor_div(PyInt a, PyInt b) {
+  if (b == 0) fail("integer division by zero");
+  PyInt q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+void set_precision(FamilyOutput& out, const std::string& dtype) {
+  if (dtype.empty()) return;
+  out.precision_dtype = dtype;
+  out.has_precision_dtype = true;
+}
+
 PyInt prod(const Shape& shape, std::size_t from) {
   PyInt p = 1;
   for (std::size_t i = from; i < shape.size(); ++i) p *= shape[i];

@@ -64,6 +64,8 @@ std::vector<std::int64_t> parse_int_list(std::string_view text);
 std::vector<bool> parse_bool_list(std::string_view text);
 
 PyInt prod(const Shape& shape);
+// Python's a // b on ints (rounds toward negative infinity; fails on a zero divisor).
+PyInt floor_div(PyInt a, PyInt b);
 PyInt prod(const Shape& shape, std::size_t from);
 
 // Python arithmetic on int|float.
@@ -100,6 +102,9 @@ struct FamilyOutput {
   // A precision the model names itself, used verbatim after the maf type (inductor model).
   std::optional<std::string> precision;
 };
+
+// Names `dtype` as the output's precision dtype; an empty dtype leaves it None.
+void set_precision(FamilyOutput& out, const std::string& dtype);
 
 // GEMM transpose flags (A, B) from the first kernel name that tells them (Tensile, nvjet).
 std::optional<PyValue> transpose_from_kernels(const std::vector<std::string>& kernel_names);

@@ -76,13 +76,6 @@ Shape exact(const Json& dims, std::size_t i, std::size_t n, std::string_view wha
   return s;
 }
 
-PyInt floor_div(PyInt a, PyInt b) {
-  if (b == 0) fail("integer division by zero");
-  PyInt q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
 std::string type_string(const OpArgs& args, std::size_t i) {
   return string_at(required(args.input_types, "Input type"), i, "Input type");
 }

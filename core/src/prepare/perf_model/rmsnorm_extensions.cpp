@@ -11,12 +11,12 @@
 namespace loupe::core::prepare::perf::detail {
 namespace {
 
-struct Layout {
+struct NormLayout {
   std::size_t x;       // the normalized input
   std::size_t weight;  // weight[N]: the channel count
 };
 
-Layout layout_of(ModelClass model) {
+NormLayout norm_layout_of(ModelClass model) {
   switch (model) {
     case ModelClass::kRmsNormAiterX1:  // (out, x, weight, ...)
       return {1, 2};
@@ -51,7 +51,7 @@ FamilyOutput rmsnorm_extension_model(ModelClass model, std::string_view name, co
   // vLLM's add + pad reads its pad multiple before anything else.
   std::int64_t pad_multiple = 0;
   if (model == ModelClass::kRmsNormAddPad) pad_multiple = concrete_int(args, 4);
-  const Layout l = layout_of(model);
+  const NormLayout l = norm_layout_of(model);
   const Json& types = required(args.input_types, "Input type");
   const Json& strides = required(args.input_strides, "Input Strides");
   const Shape op_shape = shape_of(at(dims, l.x, "Input Dims"), "x");

@@ -23,19 +23,6 @@ std::string type_at(const OpArgs& args, std::size_t i) {
   return types.as_array()[i].as_string();
 }
 
-void set_precision(FamilyOutput& out, const std::string& dtype) {
-  if (dtype.empty()) return;
-  out.precision_dtype = dtype;
-  out.has_precision_dtype = true;
-}
-
-PyInt floor_div(PyInt a, PyInt b) {
-  if (b == 0) fail("integer division by zero");
-  PyInt q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
 FamilyOutput rope_two_channel(const OpArgs& args) {
   const Json& dims = required(args.input_dims, "Input Dims");
   const Shape x = shape_of(at(dims, 2, "Input Dims"), "input_x");

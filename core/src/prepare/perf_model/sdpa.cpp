@@ -17,7 +17,7 @@ struct SdpaLayout {
   bool dtypes = true;           // dtype_A_B is a parameter
 };
 
-SdpaLayout layout_of(ModelClass model) {
+SdpaLayout sdpa_layout_of(ModelClass model) {
   switch (model) {
     case ModelClass::kSdpaFlash:
       return {0, false, 3, 4, false, false, true};
@@ -86,7 +86,7 @@ PyInt sdpa_elems_bwd(const SdpaShape& s) {
 
 FamilyOutput sdpa_model(ModelClass model, std::string_view /*name*/, const OpArgs& args,
                         Direction direction) {
-  const SdpaLayout layout = layout_of(model);
+  const SdpaLayout layout = sdpa_layout_of(model);
   const Json& dims = required(args.input_dims, "Input Dims");
   const Json& concrete = required(args.concrete_inputs, "Concrete Inputs");
   Shape qkv[3];

@@ -17,12 +17,6 @@ std::string type_at(const Json& types, std::size_t i, const char* fallback) {
   return v.is_string() ? v.as_string() : std::string();
 }
 
-void set_precision(FamilyOutput& out, const std::string& dtype) {
-  if (dtype.empty()) return;
-  out.precision_dtype = dtype;
-  out.has_precision_dtype = true;
-}
-
 FamilyOutput store_cache(const OpArgs& args) {
   const Shape k = shape_of(at(required(args.input_dims, "Input Dims"), 0, "Input Dims"), "k");
   const std::string& dtype = string_at(required(args.input_types, "Input type"), 0, "Input type");

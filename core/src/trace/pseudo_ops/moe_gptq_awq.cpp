@@ -9,7 +9,7 @@ namespace loupe::core::trace::pseudo {
 
 namespace {
 
-constexpr std::int64_t kDefaultTopk = 8;  // TraceLens's fallback
+constexpr std::int64_t kGptqAwqDefaultTopk = 8;  // TraceLens's fallback
 
 // Input Dims[4] is topk_ids [tokens, topk].
 std::int64_t topk_of(const TraceModel& model, Uid op) {
@@ -17,7 +17,7 @@ std::int64_t topk_of(const TraceModel& model, Uid op) {
   if (dims.IsArray() && dims.Size() > 4 && dims[4].IsArray() && dims[4].Size() >= 2) {
     if (const auto k = python_int(dims[4][1])) return *k;
   }
-  return kDefaultTopk;
+  return kGptqAwqDefaultTopk;
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace loupe::core::trace::pseudo {
 
 namespace {
 
-constexpr std::int64_t kDefaultTopk = 4;  // TraceLens's fallback when no TopK op is found
+constexpr std::int64_t kUnfusedDefaultTopk = 4;  // TraceLens's fallback when no TopK op is found
 
 // k of the first `TopK` op below `uid` (depth-first, at most 10 levels): its Concrete Inputs[1].
 // An error when such an op has no args (TraceLens raises there).
@@ -61,7 +61,7 @@ RecognizerResult moe_triton_unfused(Context& ctx) {
       if (topk || !error.empty()) break;
     }
     if (!error.empty()) return {std::move(error)};
-    const std::int64_t k = topk.value_or(kDefaultTopk);
+    const std::int64_t k = topk.value_or(kUnfusedDefaultTopk);
     const std::int64_t sequence = sequence_or(model, op, op);
     const ShapeArgs shapes = shape_args_of(model, op);
     std::stable_sort(matmuls.begin(), matmuls.end(),
