@@ -29,7 +29,7 @@ namespace {
 // --plugin-timeout 2 keeps the hanging plugins' cases short; a case whose plugins all return
 // passes a longer `timeout` (a flood of 64 MiB of errors takes 1.5 s under ASan on an idle 2-core
 // VM, and more beside another test).
-std::vector<std::string> analyze_args(const fs::path& in, const fs::path& out,
+std::vector<std::string> hostile_args(const fs::path& in, const fs::path& out,
                                       const std::vector<std::string>& cases,
                                       std::vector<std::string> extra = {},
                                       const std::string& timeout = "2") {
@@ -43,7 +43,8 @@ std::vector<std::string> analyze_args(const fs::path& in, const fs::path& out,
   return args;
 }
 
-const rapidjson::Value* category_record(const rapidjson::Document& run, const std::string& cat) {
+const rapidjson::Value* find_category_record(const rapidjson::Document& run,
+                                             const std::string& cat) {
   for (const auto& plugin : run["plugins"].GetArray()) {
     for (const auto& c : plugin["categories"].GetArray()) {
       if (cat == c["category"].GetString()) return &c;
@@ -57,7 +58,7 @@ void check_error_everywhere(const fs::path& out, const std::string& category,
                             const std::string& reason,
                             const char* findings_dir = "system_findings") {
   const auto run = loupe::core::parse_json_document(read_text(out / "loupe_run.json"));
-  const auto* rec = category_record(*run, category);
+  const auto* rec = find_category_record(*run, category);
   REQUIRE(rec != nullptr);
   CHECK(std::string((*rec)["status"].GetString()) == "ERROR");
   CHECK_THAT(std::string((*rec)["message"].GetString()), Catch::Contains(reason));
@@ -71,7 +72,7 @@ void check_error_everywhere(const fs::path& out, const std::string& category,
 std::string clean_good_findings() {
   TempDir in, out;
   write_manifest(in.path(), {"test_good"});
-  REQUIRE(run_loupe(analyze_args(in.path(), out.path(), {"good"})).exit_code == 0);
+  REQUIRE(run_loupe(hostile_args(in.path(), out.path(), {"good"})).exit_code == 0);
   return read_text(out.path() / "system_findings" / "test_good_findings.md");
 }
 
@@ -108,7 +109,7 @@ TEST_CASE("plugins that crash, hang or lie while loading are recorded rejections
   std::vector<std::string> cases = {"good"};
   cases.insert(cases.end(), bad.begin(), bad.end());
   const auto start = std::chrono::steady_clock::now();
-  const auto r = run_loupe(analyze_args(in.path(), out.path(), cases));
+  const auto r = run_loupe(hostile_args(in.path(), out.path(), cases));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));
@@ -127,7 +128,7 @@ TEST_CASE("plugins that crash, hang or lie while loading are recorded rejections
 
   // --strict refuses to start, before writing anything.
   TempDir out2;
-  const auto strict = run_loupe(analyze_args(in.path(), out2.path(), cases, {"--strict"}));
+  const auto strict = run_loupe(hostile_args(in.path(), out2.path(), cases, {"--strict"}));
   CHECK(strict.exit_code == 2);
   CHECK_THAT(strict.err, Catch::Contains("--strict"));
   CHECK_FALSE(fs::exists(out2.path() / "loupe_run.json"));
@@ -136,7 +137,7 @@ TEST_CASE("plugins that crash, hang or lie while loading are recorded rejections
 TEST_CASE("unsafe names never become paths; a missing --plugin-dir is an error", "[hostile]") {
   TempDir in, out;
   write_manifest(in.path(), {"test_good"});
-  auto r = run_loupe(analyze_args(in.path(), out.path(), {"good", "escaping_category"},
+  auto r = run_loupe(hostile_args(in.path(), out.path(), {"good", "escaping_category"},
                                   {"--only", "../../ESCAPED"}));
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("'../../ESCAPED' is not a category name") ||
@@ -145,7 +146,7 @@ TEST_CASE("unsafe names never become paths; a missing --plugin-dir is an error",
   CHECK_FALSE(fs::exists(out.path().parent_path().parent_path() / "ESCAPED_findings.md"));
 
   write_manifest(in.path(), {"../../ESCAPED"});
-  r = run_loupe(analyze_args(in.path(), out.path(), {"good"}));
+  r = run_loupe(hostile_args(in.path(), out.path(), {"good"}));
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.err, Catch::Contains("categories[0] is not an object with a valid \"name\""));
 
@@ -161,7 +162,7 @@ TEST_CASE("a plugin child cannot change files: Landlock refuses, the fallback de
   write_manifest(in.path(), {"test_good", "test_writes"});
   const fs::path outside = elsewhere.path() / "planted.txt";
   auto r = run_process(loupe::test::loupe_exe(),
-                       analyze_args(in.path(), out.path(), {"good", "writes_files"}),
+                       hostile_args(in.path(), out.path(), {"good", "writes_files"}),
                        {"LOUPE_TEST_WRITE_PATH=" + outside.string()});
   INFO(r.out << r.err);
   if (!landlock_disabled()) {
@@ -175,7 +176,7 @@ TEST_CASE("a plugin child cannot change files: Landlock refuses, the fallback de
   TempDir out2;
   const fs::path target = out2.path() / "system_findings" / "test_good_findings.md";
   r = run_process(loupe::test::loupe_exe(),
-                  analyze_args(in.path(), out2.path(), {"good", "writes_files"}),
+                  hostile_args(in.path(), out2.path(), {"good", "writes_files"}),
                   {"LOUPE_TEST_WRITE_PATH=" + target.string(), "LOUPE_NO_LANDLOCK=1"});
   CHECK(r.exit_code == 1);
   check_error_everywhere(out2.path(), "test_writes", "changed files it may not write");
@@ -186,7 +187,7 @@ TEST_CASE("a plugin child cannot change files: Landlock refuses, the fallback de
 TEST_CASE("a plugin child cannot start programs or open network sockets", "[hostile]") {
   TempDir in, out;
   write_manifest(in.path(), {"test_good", "test_exec_and_udp"});
-  const auto r = run_loupe(analyze_args(in.path(), out.path(), {"good", "exec_and_udp"}));
+  const auto r = run_loupe(hostile_args(in.path(), out.path(), {"good", "exec_and_udp"}));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   const auto metrics = loupe::core::parse_json_document(
@@ -199,7 +200,7 @@ TEST_CASE("a plugin child cannot start programs or open network sockets", "[host
   // mode) can do both.
   TempDir out2;
   const auto r2 =
-      run_loupe(analyze_args(in.path(), out2.path(), {"good", "exec_and_udp"}, {"--no-isolate"}));
+      run_loupe(hostile_args(in.path(), out2.path(), {"good", "exec_and_udp"}, {"--no-isolate"}));
   REQUIRE(r2.exit_code == 0);
   const auto unfiltered = loupe::core::parse_json_document(
       read_text(out2.path() / "category_data" / "test_exec_and_udp_metrics.json"));
@@ -213,7 +214,7 @@ TEST_CASE("no grandchild outlives its plugin run", "[hostile]") {
   const fs::path late = elsewhere.path() / "late.txt";
   // Without Landlock, only the host's cleanup stands between the grandchild and the file.
   const auto r =
-      run_process(loupe::test::loupe_exe(), analyze_args(in.path(), out.path(), {"grandchild"}),
+      run_process(loupe::test::loupe_exe(), hostile_args(in.path(), out.path(), {"grandchild"}),
                   {"LOUPE_TEST_WRITE_PATH=" + late.string(), "LOUPE_NO_LANDLOCK=1"});
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
@@ -228,7 +229,7 @@ TEST_CASE("a plugin over its memory limit ends ERROR saying so", "[hostile]") {
   TempDir in, out;
   write_manifest(in.path(), {"test_good", "test_memory_hog"});
   const auto r = run_loupe(
-      analyze_args(in.path(), out.path(), {"good", "memory_hog"}, {"--plugin-memory", "256"}));
+      hostile_args(in.path(), out.path(), {"good", "memory_hog"}, {"--plugin-memory", "256"}));
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   check_error_everywhere(out.path(), "test_memory_hog",
@@ -243,7 +244,7 @@ TEST_CASE("documents the host must refuse end ERROR with a message naming the pr
   TempDir in, out;
   write_manifest(in.path(), {"test_good", "test_nul_metrics", "test_empty_title",
                              "test_wrong_category", "test_heading_text"});
-  const auto r = run_loupe(analyze_args(
+  const auto r = run_loupe(hostile_args(
       in.path(), out.path(),
       {"good", "nul_metrics", "empty_title", "wrong_category", "heading_text"},
       {"--only",
@@ -292,7 +293,7 @@ TEST_CASE("at every sandbox level a plugin can neither reach the host nor change
       env.push_back("LOUPE_TEST_TARGET=" + target.string());
       const auto r =
           run_process(loupe::test::loupe_exe(),
-                      analyze_args(in.path(), out.path(), {"good", "attacks_host"}), env);
+                      hostile_args(in.path(), out.path(), {"good", "attacks_host"}), env);
       INFO(r.out << r.err);
       REQUIRE(r.exit_code == 0);
       ++levels;
@@ -354,7 +355,7 @@ TEST_CASE("a plugin that closes its pipes and hangs is still killed at its timeo
     DYNAMIC_SECTION("level '" << level << "'") {
       TempDir out;
       const auto r = run_process(loupe::test::loupe_exe(),
-                                 analyze_args(in.path(), out.path(), {"good", "closes_pipes"}),
+                                 hostile_args(in.path(), out.path(), {"good", "closes_pipes"}),
                                  level_env(level));
       INFO(r.out << r.err);
       CHECK(r.exit_code == 1);
@@ -373,7 +374,7 @@ TEST_CASE("a plugin tree that leaves its session is killed whole, and the timeou
       TempDir out;
       const auto start = std::chrono::steady_clock::now();
       const auto r = run_process(loupe::test::loupe_exe(),
-                                 analyze_args(in.path(), out.path(), {"good", "escapes_tree"}),
+                                 hostile_args(in.path(), out.path(), {"good", "escapes_tree"}),
                                  level_env(level));
       const auto took = std::chrono::steady_clock::now() - start;
       INFO(r.out << r.err);
@@ -397,7 +398,7 @@ TEST_CASE(
   TempDir in, out;
   write_manifest(in.path(),
                  {"test_good", "test_forges_records", "test_floods_errors", "test_claims_impact"});
-  const auto r = run_loupe(analyze_args(in.path(), out.path(),
+  const auto r = run_loupe(hostile_args(in.path(), out.path(),
                                         {"good", "forges_records", "floods_errors", "forged_probe",
                                          "escaping_descriptor", "claims_impact"},
                                         {}, "30"));
@@ -415,7 +416,7 @@ TEST_CASE(
   // 1,024 errors of 64 KiB: 16 kept, each cut; the cut is recorded.
   check_error_everywhere(out.path(), "test_floods_errors", "first error");
   const auto run = loupe::core::parse_json_document(read_text(out.path() / "loupe_run.json"));
-  const auto* flood = category_record(*run, "test_floods_errors");
+  const auto* flood = find_category_record(*run, "test_floods_errors");
   REQUIRE(flood != nullptr);
   REQUIRE(flood->HasMember("truncated"));
   CHECK_THAT(std::string((*flood)["truncated"].GetString()),
@@ -466,7 +467,7 @@ TEST_CASE(
   {
     TempDir out;
     const auto r = run_process(loupe::test::loupe_exe(),
-                               analyze_args(in.path(), out.path(), {"good", "sabotages_output"}),
+                               hostile_args(in.path(), out.path(), {"good", "sabotages_output"}),
                                {"LOUPE_TEST_SABOTAGE=" + (out.path() / "loupe_run.json").string()});
     INFO(r.out << r.err);
     if (!landlock_disabled()) {
@@ -477,7 +478,7 @@ TEST_CASE(
   // Without Landlock they can: loupe_run.json and findings.json cannot be written.
   TempDir out;
   const auto r = run_process(loupe::test::loupe_exe(),
-                             analyze_args(in.path(), out.path(), {"good", "sabotages_output"}),
+                             hostile_args(in.path(), out.path(), {"good", "sabotages_output"}),
                              {"LOUPE_TEST_SANDBOX_LEVEL=no-landlock",
                               "LOUPE_TEST_SABOTAGE=" + (out.path() / "loupe_run.json").string() +
                                   ":" + (out.path() / "findings.json").string()});

@@ -23,7 +23,7 @@ namespace {
 
 std::string evil_dir() { return (loupe::test::test_plugin_dir() / "claims_conv_fwd").string(); }
 
-void write_manifest(const fs::path& dir) {
+void write_conv_manifest(const fs::path& dir) {
   write_text(dir / "category_data" / "category_manifest.json",
              R"({"platform": "MI300X", "comparison_scope": "standalone", "categories": [
   {"name": "conv_fwd", "tier": "compute_kernel"}]})");
@@ -57,7 +57,7 @@ rapidjson::Document run_record(const fs::path& out) {
 TEST_CASE("--prefer makes a dropped-in plugin the primary and records the displaced one",
           "[cli][prefer]") {
   TempDir home, in, out;
-  write_manifest(in.path());
+  write_conv_manifest(in.path());
 
   SECTION("without a preference the bundled analyzer keeps its category") {
     const auto r = loupe_with(home.path(), {"analyze", in.path().string(), "-o",
@@ -104,7 +104,7 @@ TEST_CASE("--prefer makes a dropped-in plugin the primary and records the displa
 TEST_CASE("the configuration file's preferences and plugin_dirs act like the options",
           "[cli][prefer]") {
   TempDir home, in, out;
-  write_manifest(in.path());
+  write_conv_manifest(in.path());
   write_text(home.path() / "loupe" / "config.json",
              R"({"plugin_dirs": [")" + evil_dir() + R"("], "prefer": ["evil_conv:conv_fwd"]})");
   const auto r =
@@ -130,7 +130,7 @@ TEST_CASE("the configuration file's preferences and plugin_dirs act like the opt
 TEST_CASE("preferences that cannot be honoured and bad configuration files stop before any work",
           "[cli][prefer]") {
   TempDir home, in, out;
-  write_manifest(in.path());
+  write_conv_manifest(in.path());
   const std::string config = (home.path() / "c.json").string();
   struct Case {
     std::vector<std::string> extra;

@@ -39,20 +39,20 @@ std::string step_trace() {
   return R"({"traceEvents":[)" + e + "]}";
 }
 
-struct Row {
+struct AttentionRow {
   std::string params;
   double gflops = std::nan("");
   bool found = false;
 };
 
-Row attention_row(const fs::path& csv) {
+AttentionRow attention_row(const fs::path& csv) {
   const auto table = loupe::core::parse_csv(read_text(csv));
   const auto n = table.find_column("name");
   const auto p = table.find_column("perf_params");
   const auto g = table.find_column("GFLOPS");
   REQUIRE(n);
   REQUIRE(p);
-  Row out;
+  AttentionRow out;
   for (std::size_t r = 0; r < table.row_count(); ++r) {
     if (table.cell(r, *n).text != "aiter::mha_batch_prefill") continue;
     out.found = true;
@@ -77,7 +77,7 @@ TEST_CASE("default mode counts the step's tokens for AITER's paged batch prefill
       {"analyze", "--trace", trace.string(), "-o", out.string(), "--platform", "MI300X", "-q"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  const Row row = attention_row(out / "perf_report_csvs/unified_perf_summary.csv");
+  const AttentionRow row = attention_row(out / "perf_report_csvs/unified_perf_summary.csv");
   REQUIRE(row.found);
   // 8 * (2*24 - 16) * 192 + 8 * 2*10 * 192 flops
   // (tests/prepare/perf_model/serving_attention_quant_test.cpp).
@@ -89,7 +89,7 @@ TEST_CASE("default mode counts the step's tokens for AITER's paged batch prefill
                  "MI300X", "--compat", "tracelens", "-q"});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
-  const Row kept = attention_row(compat / "perf_report_csvs/unified_perf_summary.csv");
+  const AttentionRow kept = attention_row(compat / "perf_report_csvs/unified_perf_summary.csv");
   REQUIRE(kept.found);
   CHECK(std::isnan(kept.gflops));
   CHECK(kept.params.find("c_sqsk") == std::string::npos);

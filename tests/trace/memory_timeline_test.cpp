@@ -32,7 +32,7 @@ std::string op(const std::string& name, double ts, double dur) {
          std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) + "}";
 }
 
-std::string step(int n, double ts, double dur) {
+std::string profiler_step(int n, double ts, double dur) {
   return R"({"ph":"X","cat":"user_annotation","name":"ProfilerStep#)" + std::to_string(n) +
          R"(","pid":1,"tid":1,"ts":)" + std::to_string(ts) + R"(,"dur":)" + std::to_string(dur) +
          "}";
@@ -62,9 +62,9 @@ LoadedTimeline timeline_of(const std::string& text) {
 std::string memory_trace() {
   constexpr long long M = 1024 * 1024;
   std::string e =
-      step(1, 0, 100) + "," + step(2, 100, 100) + "," + op("aten::linear", 5, 10) + "," +
-      op("aten::relu", 25, 10) + "," + op("aten::mm", 115, 10) + "," +
-      mem(10, 0xA000, 600 * M, 700 * M, 800 * M) + "," +
+      profiler_step(1, 0, 100) + "," + profiler_step(2, 100, 100) + "," +
+      op("aten::linear", 5, 10) + "," + op("aten::relu", 25, 10) + "," + op("aten::mm", 115, 10) +
+      "," + mem(10, 0xA000, 600 * M, 700 * M, 800 * M) + "," +
       mem(30, 0xB000, 200 * M, 900 * M, 800 * M) + "," +
       mem(50, 0xA000, -600 * M, 300 * M, 800 * M) + "," +
       mem(120, 0xC000, 300 * M, 600 * M, 1000 * M) + "," +
@@ -129,7 +129,7 @@ TEST_CASE("memory timeline: peaks, live at the peak by op, per-step churn", "[tr
   CHECK(findings[0].find("rule")->as_string() == "near_capacity");
   CHECK(findings[1].find("rule")->as_string() == "allocator_churn");
   CHECK_THAT(findings[1].find("title")->as_string(),
-             Catch::Contains("inside 1 of 2 steady step(s)"));
+             Catch::Contains("inside 1 of 2 steady profiler_step(s)"));
   REQUIRE(block.find("not_used")->size() == 2);
   const std::string md = loupe::core::memory_report_markdown(block);
   CHECK_THAT(md, Catch::Contains("| cuda:0 | 0.879 | 0.020 | 0.977 | 97.7% | 3 | 1 |") &&

@@ -11,12 +11,6 @@ void add_unique(std::vector<std::string>& list, const std::string& name) {
   if (std::find(list.begin(), list.end(), name) == list.end()) list.push_back(name);
 }
 
-Json string_list(const std::vector<std::string>& items) {
-  Json out = Json::array();
-  for (const auto& item : items) out.push_back(item);
-  return out;
-}
-
 }  // namespace
 
 std::vector<CategoryRoles> category_roles(const PluginSet& plugins) {
@@ -54,10 +48,10 @@ Json category_roles_json(const std::vector<CategoryRoles>& roles) {
   for (const auto& r : roles) {
     Json j = Json::object();
     j["primary"] = r.primary.empty() ? Json() : Json(r.primary);
-    j["contributing"] = string_list(r.contributing);
-    j["displaced"] = string_list(r.displaced);
-    j["shadowed"] = string_list(r.shadowed);
-    j["selectors"] = string_list(r.selectors);
+    j["contributing"] = string_array(r.contributing);
+    j["displaced"] = string_array(r.displaced);
+    j["shadowed"] = string_array(r.shadowed);
+    j["selectors"] = string_array(r.selectors);
     out[r.category] = std::move(j);
   }
   return out;

@@ -21,13 +21,13 @@ namespace loupe::core {
 namespace {
 
 using report_detail::card_field;
+using report_detail::FindingsBlock;
 using report_detail::fixed;
 using report_detail::fixed_or_dash;
 using report_detail::kEmDash;
 using report_detail::number_at;
+using report_detail::number_of;
 using report_detail::text_at;
-constexpr auto number = report_detail::number_of;
-using report_detail::FindingsBlock;
 
 constexpr const char* kRed = "\xF0\x9F\x94\xB4";     // U+1F534
 constexpr const char* kYellow = "\xF0\x9F\x9F\xA1";  // U+1F7E1
@@ -570,7 +570,7 @@ class ReportWriter {
       out_ << "<!-- impact-begin kind=p_item category=" << text_at(f, "category")
            << " low=" << marker_number(f.find("impact_score_low")) << " mid=" << marker_number(mid)
            << " high=" << marker_number(f.find("impact_score_high")) << " -->\n";
-      const auto m = number(mid);
+      const auto m = number_of(mid);
       if (m) {
         out_ << "**Impact**: impact_score: " << fixed(*m, 2);
         if (const RunFinding* ranked = ranked_finding(sc); ranked != nullptr) {
@@ -614,7 +614,7 @@ class ReportWriter {
       const Json* time = mc == nullptr ? nullptr : mc->find("gpu_kernel_time_ms");
       const Json* ops = mc == nullptr ? nullptr : mc->find("ops_count");
       std::string share = kEmDash;
-      if (const auto t = number(time); t && compute_ms && *compute_ms > 0) {
+      if (const auto t = number_of(time); t && compute_ms && *compute_ms > 0) {
         share = fixed(*t / *compute_ms * 100.0, 1) + "%";
       }
       std::string name = text_at(p, "display_name");
@@ -629,7 +629,7 @@ class ReportWriter {
             break;
           }
         }
-        const auto t1 = number(time);
+        const auto t1 = number_of(time);
         out_ << " | " << (t2 ? py::float_repr(*t2) : std::string(kEmDash)) << " | " << share
              << " | " << verbatim(ops) << " | "
              << (t1 && t2 ? signed_fixed(*t2 - *t1, 3) : std::string(kEmDash));

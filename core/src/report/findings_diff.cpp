@@ -36,10 +36,6 @@ FindingChange change(const Json& f) {
           std::nullopt};
 }
 
-Json number_or_null(std::optional<double> v) {
-  return v ? Json(py::round_half_even(*v, 3)) : Json();
-}
-
 }  // namespace
 
 std::string findings_diff_input_problem(const Json& doc) {
@@ -115,8 +111,8 @@ Json findings_diff_json(const FindingsDiff& diff) {
       j["id"] = c.id;
       j["category"] = c.category;
       j["title"] = c.title;
-      j["old_saving_ms"] = number_or_null(c.old_saving_ms);
-      j["new_saving_ms"] = number_or_null(c.new_saving_ms);
+      j["old_saving_ms"] = rounded_or_null(c.old_saving_ms, 3);
+      j["new_saving_ms"] = rounded_or_null(c.new_saving_ms, 3);
       out.push_back(std::move(j));
     }
     return out;

@@ -31,8 +31,8 @@ double ms_between(std::int64_t a_ns, std::int64_t b_ns) {
   return py::round_half_even(static_cast<double>(b_ns - a_ns) / 1e6, 3);
 }
 
-Json finding(const std::string& rule, const std::string& device, std::string title,
-             std::string insight, std::string action) {
+Json memory_finding(const std::string& rule, const std::string& device, std::string title,
+                    std::string insight, std::string action) {
   Json f = Json::object();
   f["id"] = "memory-" + rule + "-" + device;
   f["rule"] = rule;
@@ -124,7 +124,7 @@ Json memory_report_block(const Json& doc, double platform_memory_gib) {
     // Findings where the numbers call for them.
     if (gpu && capacity > 0 &&
         static_cast<double>(reserved) >= kNearCapacityFraction * static_cast<double>(capacity)) {
-      findings.push_back(finding(
+      findings.push_back(memory_finding(
           "near_capacity", name,
           "Peak reserved memory on " + name + " is " +
               fixed(100.0 * static_cast<double>(reserved) / static_cast<double>(capacity), 1) +
@@ -155,7 +155,7 @@ Json memory_report_block(const Json& doc, double platform_memory_gib) {
         }
       }
       if (steps_with > 0) {
-        findings.push_back(finding(
+        findings.push_back(memory_finding(
             "allocator_churn", name,
             "The caching allocator reserved or released memory on " + name + " inside " +
                 std::to_string(steps_with) + " of " + std::to_string(steady) + " steady step(s)",

@@ -4,12 +4,11 @@
 
 #include "loupe/core/util/text_escape.hpp"
 #include "loupe/python_format.hpp"
+#include "report_text.hpp"
 
 namespace loupe::core {
 
 namespace {
-
-double ms(std::int64_t ns) { return py::round_half_even(static_cast<double>(ns) / 1e6, 3); }
 
 std::string fixed3(double v) {
   char buf[64];
@@ -20,8 +19,8 @@ std::string fixed3(double v) {
 Json side_json(const trace::OutsideWork& o, std::int64_t span_ns, const char* evidence_key) {
   Json j = Json::object();
   j["ops"] = static_cast<std::int64_t>(o.ops);
-  j["busy_ms"] = ms(o.busy_ns);
-  j["span_ms"] = ms(o.ops > 0 ? span_ns : 0);
+  j["busy_ms"] = report_detail::ms_of_ns(o.busy_ns);
+  j["span_ms"] = report_detail::ms_of_ns(o.ops > 0 ? span_ns : 0);
   j[evidence_key] = static_cast<std::int64_t>(o.correlation_evidence);
   return j;
 }
@@ -78,7 +77,7 @@ TraceKindVerdict classify_trace_kind(const trace::RecordingWindow& w, Workload w
             std::to_string(w.capture_begins) + " stream-capture begin call(s) and " +
                 std::to_string(w.graph_instantiations) +
                 " graph instantiation(s), no graph launch; the captures took " +
-                fixed3(ms(w.capture_ns)) +
+                fixed3(report_detail::ms_of_ns(w.capture_ns)) +
                 " ms: the kernels were recorded into GPU graphs, not run as a step"};
   }
   if (w.step_labels > 0) {
@@ -102,7 +101,7 @@ Json recording_report_block(const trace::RecordingWindow& w, Workload workload,
   Json window = Json::object();
   window["start_ns"] = w.start_ns;
   window["end_ns"] = w.end_ns;
-  window["duration_ms"] = ms(w.duration_ns());
+  window["duration_ms"] = report_detail::ms_of_ns(w.duration_ns());
   window["gpu_ops"] = static_cast<std::int64_t>(w.ops_inside);
   window["unlinked_gpu_ops"] = static_cast<std::int64_t>(w.unlinked_inside);
   window["gpu_only"] = w.gpu_only;
@@ -115,7 +114,7 @@ Json recording_report_block(const trace::RecordingWindow& w, Workload workload,
   kind["kind"] = to_string(verdict.kind);
   kind["evidence"] = verdict.evidence;
   if (verdict.kind == TraceKind::kGraphCapture) {
-    kind["capture_ms"] = ms(w.capture_ns);
+    kind["capture_ms"] = report_detail::ms_of_ns(w.capture_ns);
     kind["note"] =
         "a capture trace records the one-time capture of GPU graphs, not a step: its times are "
         "not step times and no finding's saving applies to a step";
@@ -127,8 +126,9 @@ Json recording_report_block(const trace::RecordingWindow& w, Workload workload,
   block["after"] =
       side_json(w.after, w.after.last_end_ns - w.end_ns, "launched_after_last_recorded_launch");
   block["ops_at_trace_start"] = static_cast<std::int64_t>(w.ops_at_trace_start);
-  block["outside_ms"] = ms((w.before.ops > 0 ? w.start_ns - w.before.first_ns : 0) +
-                           (w.after.ops > 0 ? w.after.last_end_ns - w.end_ns : 0));
+  block["outside_ms"] =
+      report_detail::ms_of_ns((w.before.ops > 0 ? w.start_ns - w.before.first_ns : 0) +
+                              (w.after.ops > 0 ? w.after.last_end_ns - w.end_ns : 0));
   block["note"] =
       w.work_outside()
           ? "GPU work outside the window ran while the profiler did not record the host that "

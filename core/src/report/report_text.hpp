@@ -10,10 +10,16 @@
 
 #include "loupe/core/util/text_escape.hpp"
 #include "loupe/json_value.hpp"
+#include "loupe/python_format.hpp"
 
 namespace loupe::core::report_detail {
 
 inline constexpr const char* kEmDash = "\xE2\x80\x94";  // U+2014, for an absent value
+
+// Nanoseconds as milliseconds, rounded half-to-even to three places (what the tables show).
+inline double ms_of_ns(std::int64_t ns) {
+  return py::round_half_even(static_cast<double>(ns) / 1e6, 3);
+}
 
 // printf("%.*f"): what a reader sees (not Python's repr).
 inline std::string fixed(double value, int digits) {

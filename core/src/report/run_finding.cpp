@@ -27,13 +27,6 @@ Json levels_json(const std::optional<SavingRange>& s) {
 const char* const kContributing = to_string(CategoryRole::Contributing);
 
 Json text_or_null(const std::optional<std::string>& s) { return s ? Json(*s) : Json(); }
-Json number_or_null(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
-
-Json string_list(const std::vector<std::string>& items) {
-  Json out = Json::array();
-  for (const auto& s : items) out.push_back(s);
-  return out;
-}
 
 Json what_if_json(const StepCheckResult& w) {
   Json j = Json::object();
@@ -76,8 +69,8 @@ Json part_json(const MergedPart& p) {
 
 Json sources_json(const RunFinding& f) {
   Json sources = Json::object();
-  sources["files"] = string_list(f.source_files);
-  if (f.scope == FindingScope::Run) sources["rows"] = string_list(f.source_rows);
+  sources["files"] = string_array(f.source_files);
+  if (f.scope == FindingScope::Run) sources["rows"] = string_array(f.source_rows);
   return sources;
 }
 
@@ -93,7 +86,7 @@ Json run_finding_json(const RunFinding& f) {
   j["category_rank"] = static_cast<long long>(f.category_rank);
   j["title"] = f.title;
   j["library"] = text_or_null(f.library);
-  j["operations"] = string_list(f.operations);
+  j["operations"] = string_array(f.operations);
   j["bound_type"] = text_or_null(f.bound_type);
   j["estimate_method"] = text_or_null(f.estimate_method);
   j["insight"] = f.insight;
@@ -105,7 +98,7 @@ Json run_finding_json(const RunFinding& f) {
   j["saving_percent_of_e2e"] = levels_json(f.saving_percent_of_e2e);
   j["ledger"] = f.ledger;
   j["what_if"] = f.what_if ? what_if_json(*f.what_if) : Json();
-  j["kernels"] = string_list(f.kernels);
+  j["kernels"] = string_array(f.kernels);
   j["measured_time_ms"] = number_or_null(f.measured_time_ms);
   j["owns"] = f.owns ? owns_json(*f.owns) : Json();
   Json parts = Json::array();

@@ -23,8 +23,6 @@ namespace loupe::core {
 
 namespace {
 
-constexpr const char* kManifest = layout::kManifest;
-
 const rapidjson::Value* member(const rapidjson::Value* object, const char* key) {
   if (object == nullptr || !object->IsObject()) return nullptr;
   const auto it = object->FindMember(key);
@@ -39,9 +37,6 @@ std::optional<double> number(const rapidjson::Value* v) {
 std::string text(const rapidjson::Value* v) {
   return v != nullptr && v->IsString() ? std::string(v->GetString(), v->GetStringLength()) : "";
 }
-Json number_or_null(std::optional<double> v, int digits) {
-  return v ? Json(py::round_half_even(*v, digits)) : Json();
-}
 
 // The run's facts from the manifest's gpu_utilization block.
 Json run_facts(const Model& model, const AnalyzeReport& report) {
@@ -53,11 +48,11 @@ Json run_facts(const Model& model, const AnalyzeReport& report) {
   run["platform"] = platform == nullptr ? Json() : Json(*platform);
   run["scope"] = to_string(report.scope);
   run["workload"] = to_string(report.workload);
-  const auto* manifest = model.document(kManifest);
+  const auto* manifest = model.document(layout::kManifest);
   const auto* utilization = member(manifest, "gpu_utilization");
   for (const char* key : {"total_time_ms", "computation_time_percent", "idle_time_percent",
                           "exposed_comm_time_percent", "exposed_memcpy_time_percent"}) {
-    run[key] = number_or_null(number(member(utilization, key)), 3);
+    run[key] = rounded_or_null(number(member(utilization, key)), 3);
   }
   return run;
 }
@@ -84,7 +79,7 @@ std::string without_digits(const std::string& title) {
 }
 
 // One card of one category on its way into findings.json.
-struct Entry {
+struct RankedEntry {
   RunFinding finding;
   ledger::Claim claim;
   bool quantified = false;                // the card states a saving
@@ -149,7 +144,7 @@ struct Coverage {
 
 void add_category(const Model& model, const PluginOutcome& plugin, const CategoryOutcome& c,
                   std::optional<double> baseline_ms, const report::GpuOpIndex& gpu_ops,
-                  bool default_mode, std::vector<Entry>& out, Coverage& coverage) {
+                  bool default_mode, std::vector<RankedEntry>& out, Coverage& coverage) {
   const auto& recs = c.findings_document->recommendations;
   const auto* metrics = model.document(c.metrics_path);
   const auto* category_findings = member(metrics, "category_findings");
@@ -177,7 +172,7 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
         Json entry = Json::object();
         entry["operation"] = name;
         entry["category"] = c.category;
-        entry["time_ms"] = number_or_null(time_ms, 3);
+        entry["time_ms"] = rounded_or_null(time_ms, 3);
         coverage.ops.push_back(std::move(entry));
       }
       coverage.time_ms += time_ms.value_or(0.0);
@@ -199,7 +194,7 @@ void add_category(const Model& model, const PluginOutcome& plugin, const Categor
     // A contributed card is its plugin's: the same ops as the primary's card make another id.
     if (contributed) identity = plugin.plugin->name + "\n" + identity;
 
-    Entry e;
+    RankedEntry e;
     RunFinding& f = e.finding;
     f.id = finding_id(c.category, identity);
     f.category = c.category;
@@ -314,10 +309,10 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   doc["schema"] = kRunFindingsSchema;
   doc["run"] = run_facts(model, report);
   const auto baseline =
-      number(member(member(model.document(kManifest), "gpu_utilization"), "total_time_ms"));
+      number(member(member(model.document(layout::kManifest), "gpu_utilization"), "total_time_ms"));
   const auto gpu_ops = report::GpuOpIndex::from_model(model);
   Json categories = Json::array();
-  std::vector<Entry> entries;
+  std::vector<RankedEntry> entries;
   Coverage coverage;
   for (const auto& plugin : report.plugins) {
     for (const auto& c : plugin.categories) {
@@ -405,7 +400,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   std::size_t owned_kernels = 0;
   std::int64_t owned_ns = 0;
   for (const auto i : order) {
-    Entry& e = entries[i];
+    RankedEntry& e = entries[i];
     const ledger::Settlement& s = settled.findings[i];
     RunFinding& f = e.finding;
     f.priority = ++priority;
@@ -448,7 +443,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
       f.measured_time_ms = py::round_half_even(*e.members_time_ms, 3);
     }
     for (const auto p : s.parts) {
-      const Entry& part = entries[p];
+      const RankedEntry& part = entries[p];
       MergedPart mp;
       mp.id = part.finding.id;
       mp.category = part.finding.category;
@@ -472,7 +467,7 @@ Json build_run_findings(const Model& model, const AnalyzeReport& report, Compat 
   doc["unhandled_categories"] = std::move(unhandled);
 
   Json ledger_json = Json::object();
-  ledger_json["run_time_ms"] = number_or_null(baseline, 3);
+  ledger_json["run_time_ms"] = rounded_or_null(baseline, 3);
   ledger_json["ranked_saving_ms"] = to_json(rounded(settled.ranked_total));
   ledger_json["owned_kernel_count"] = static_cast<long long>(owned_kernels);
   ledger_json["owned_kernel_time_ms"] = py::round_half_even(static_cast<double>(owned_ns) / 1e6, 3);

@@ -14,9 +14,7 @@ namespace loupe::core {
 
 namespace {
 
-constexpr const char* kManifest = layout::kManifest;
-
-const Json* member(const Json& object, std::string_view key) { return object.find(key); }
+const Json* find_member(const Json& object, std::string_view key) { return object.find(key); }
 
 std::optional<double> positive(const Json* v) {
   if (v == nullptr || !v->is_number() || !(v->as_double() > 0)) return std::nullopt;
@@ -29,9 +27,9 @@ PlatformPeaks platform_peaks(const Model& model, const std::string& platform) {
   PlatformPeaks peaks;
   peaks.name = platform;
   auto from_tflops = [&](const Json& tflops) {
-    peaks.bf16_tflops = positive(member(tflops, "matrix_bf16"));
-    peaks.fp8_tflops = positive(member(tflops, "matrix_fp8"));
-    peaks.fp4_tflops = positive(member(tflops, "matrix_fp4"));
+    peaks.bf16_tflops = positive(find_member(tflops, "matrix_bf16"));
+    peaks.fp8_tflops = positive(find_member(tflops, "matrix_fp8"));
+    peaks.fp4_tflops = positive(find_member(tflops, "matrix_fp4"));
   };
   for (const auto& name : model.document_names()) {
     if (name.rfind("metadata/", 0) != 0 || name.find("_metadata.json") == std::string::npos) {
@@ -40,17 +38,18 @@ PlatformPeaks platform_peaks(const Model& model, const std::string& platform) {
     const auto* doc = model.document(name);
     if (doc == nullptr || !doc->IsObject()) continue;
     const Json meta = to_owned_json(*doc);
-    const Json* tflops = member(meta, "max_achievable_tflops");
+    const Json* tflops = find_member(meta, "max_achievable_tflops");
     if (tflops == nullptr || !tflops->is_object()) continue;
-    peaks.hbm_tb_per_s = positive(member(meta, "peak_hbm_bw_tbs"));
+    peaks.hbm_tb_per_s = positive(find_member(meta, "peak_hbm_bw_tbs"));
     from_tflops(*tflops);
     return peaks;
   }
   if (const auto* doc = model.document("arch/" + platform + ".json");
       doc != nullptr && doc->IsObject()) {
     const Json arch = to_owned_json(*doc);
-    if (const auto gbps = positive(member(arch, "mem_bw_gbps"))) peaks.hbm_tb_per_s = *gbps / 1000;
-    if (const Json* tflops = member(arch, "max_achievable_tflops");
+    if (const auto gbps = positive(find_member(arch, "mem_bw_gbps")))
+      peaks.hbm_tb_per_s = *gbps / 1000;
+    if (const Json* tflops = find_member(arch, "max_achievable_tflops");
         tflops != nullptr && tflops->is_object()) {
       from_tflops(*tflops);
     }
@@ -60,17 +59,18 @@ PlatformPeaks platform_peaks(const Model& model, const std::string& platform) {
 
 void add_high_variance(const Json& metrics, const std::string& category,
                        std::vector<HighVarianceOperation>& out) {
-  const Json* ops = member(metrics, "operations");
+  const Json* ops = find_member(metrics, "operations");
   if (ops == nullptr || !ops->is_array()) return;
   for (const auto& op : ops->as_array()) {
-    const Json* flag = member(op, "high_variance");
+    const Json* flag = find_member(op, "high_variance");
     if (flag == nullptr || !flag->is_bool() || !flag->as_bool()) continue;
     HighVarianceOperation h;
-    if (const Json* n = member(op, "name"); n != nullptr && n->is_string())
+    if (const Json* n = find_member(op, "name"); n != nullptr && n->is_string())
       h.operation = n->as_string();
     h.category = category;
-    if (const Json* c = member(op, "cov"); c != nullptr && c->is_number()) h.cov = c->as_double();
-    if (const Json* t = member(op, "time_ms"); t != nullptr && t->is_number()) {
+    if (const Json* c = find_member(op, "cov"); c != nullptr && c->is_number())
+      h.cov = c->as_double();
+    if (const Json* t = find_member(op, "time_ms"); t != nullptr && t->is_number()) {
       h.time_ms = t->as_double();
     }
     out.push_back(std::move(h));
@@ -89,7 +89,7 @@ ModelInfo run_model_info(const Model& model, const AnalyzeReport& report, Compat
       const Json existing = to_owned_json(*doc);
       ModelInfo info;
       auto field = [&](const char* key, std::string& into) {
-        if (const Json* v = member(existing, key); v != nullptr && v->is_string()) {
+        if (const Json* v = find_member(existing, key); v != nullptr && v->is_string()) {
           into = v->as_string();
         }
       };
@@ -124,7 +124,8 @@ AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport&
                                         const ModelInfo& model_info) {
   AnalysisReportInput in;
   in.scope = report.scope;
-  if (const auto* manifest = model.document(kManifest)) in.manifest = to_owned_json(*manifest);
+  if (const auto* manifest = model.document(layout::kManifest))
+    in.manifest = to_owned_json(*manifest);
   in.priority_data = report.priority_data;
   for (const auto& plugin : report.plugins) {
     for (const auto& c : plugin.categories) {
@@ -152,7 +153,7 @@ AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport&
   in.unhandled = report.unhandled;
   in.model = model_info;
   std::string platform;
-  if (const Json* p = member(in.manifest, "platform"); p != nullptr && p->is_string()) {
+  if (const Json* p = find_member(in.manifest, "platform"); p != nullptr && p->is_string()) {
     platform = p->as_string();
   } else if (const std::string* prop = model.property("platform")) {
     platform = *prop;
@@ -163,7 +164,7 @@ AnalysisReportInput gather_report_input(const Model& model, const AnalyzeReport&
 
 void write_run_report(const Model& model, AnalyzeReport& report,
                       const std::filesystem::path& output_dir, Compat compat) {
-  if (model.document(kManifest) == nullptr) return;  // nothing to report against
+  if (model.document(layout::kManifest) == nullptr) return;  // nothing to report against
   bool from_input = false;
   const ModelInfo info = run_model_info(model, report, compat, from_input);
   if (!from_input) {

@@ -143,8 +143,8 @@ std::string graph_capture_action(const std::string& engine, const std::string& p
          "`torch.cuda.CUDAGraph` / `torch.compile(mode=\"reduce-overhead\")`).";
 }
 
-Json finding(std::string id, std::string rule, std::string title, std::string insight,
-             std::string action) {
+Json serving_finding(std::string id, std::string rule, std::string title, std::string insight,
+                     std::string action) {
   Json f = Json::object();
   f["id"] = std::move(id);
   f["rule"] = std::move(rule);
@@ -177,20 +177,21 @@ void step_findings(const Json& step, std::size_t index, Json& out) {
               "not what idles the GPU: the idle time lies outside the replay. The cpu_idle "
               "analysis (system_findings/cpu_idle_findings.md) says what held each gap."
             : graph_capture_action(engine, phase, step);
-    Json f = finding(id_base + "-idle", "idle_step",
-                     who + ": GPU idle " + fixed(idle_pct, 1) + "% of its span", std::move(insight),
-                     std::move(action));
+    Json f = serving_finding(id_base + "-idle", "idle_step",
+                             who + ": GPU idle " + fixed(idle_pct, 1) + "% of its span",
+                             std::move(insight), std::move(action));
     f["step"] = text_at(step, "label");
     f["idle_ms"] = idle;
     out.push_back(std::move(f));
   }
   if (phase == "decode" && graphs == 0 && eager >= kEagerDecodeLaunches) {
-    Json f = finding(id_base + "-eager", "eager_decode",
-                     who + ": " + std::to_string(eager) + " launches without a GPU graph",
-                     describe_step(step) + " launched its GPU work with " + std::to_string(eager) +
-                         " separate runtime calls and no graph replay; " + ms(kernel) +
-                         " of kernel time, " + ms(busy) + " busy in a " + ms(span) + " span.",
-                     graph_capture_action(engine, phase, step));
+    Json f = serving_finding(
+        id_base + "-eager", "eager_decode",
+        who + ": " + std::to_string(eager) + " launches without a GPU graph",
+        describe_step(step) + " launched its GPU work with " + std::to_string(eager) +
+            " separate runtime calls and no graph replay; " + ms(kernel) + " of kernel time, " +
+            ms(busy) + " busy in a " + ms(span) + " span.",
+        graph_capture_action(engine, phase, step));
     f["step"] = text_at(step, "label");
     out.push_back(std::move(f));
   }
@@ -213,7 +214,7 @@ void step_findings(const Json& step, std::size_t index, Json& out) {
           "piecewise, so the ops between the pieces (attention) run eagerly by design; the "
           "attention findings cover their kernels.";
     }
-    Json f = finding(
+    Json f = serving_finding(
         id_base + "-pieces", "graph_pieces",
         who + ": " + fixed(100.0 * outside / kernel, 1) + "% of kernel time outside " +
             std::to_string(graphs) + " graph pieces",
@@ -245,20 +246,20 @@ Json serving_report_block(const Json& summary) {
           names += std::string(names.empty() ? "" : ", ") + "`" + text_at(k, "short_name") + "`";
         }
       }
-      Json f = finding("serving-graphs-unattributed", "unattributed_graph_kernels",
-                       std::to_string(n) + " replayed kernels have no host caller",
-                       std::to_string(count(*g, "unattributed_launches")) +
-                           " GPU-graph launch(es) have no cpu_op or Python frame above them in the "
-                           "trace, so their " +
-                           std::to_string(n) + " kernels (" +
-                           ms(num(*g, "unattributed_kernel_time_ms")) +
-                           ") cannot be attributed to the code that replayed them: " + names + ".",
-                       "Profile with Python stacks (`with_stack=True`) to see the caller.");
+      Json f = serving_finding(
+          "serving-graphs-unattributed", "unattributed_graph_kernels",
+          std::to_string(n) + " replayed kernels have no host caller",
+          std::to_string(count(*g, "unattributed_launches")) +
+              " GPU-graph launch(es) have no cpu_op or Python frame above them in the "
+              "trace, so their " +
+              std::to_string(n) + " kernels (" + ms(num(*g, "unattributed_kernel_time_ms")) +
+              ") cannot be attributed to the code that replayed them: " + names + ".",
+          "Profile with Python stacks (`with_stack=True`) to see the caller.");
       f["kernel_time_ms"] = num(*g, "unattributed_kernel_time_ms");
       findings.push_back(std::move(f));
     }
     if (const long long n = count(*g, "launches_without_kernels"); n > 0) {
-      findings.push_back(finding(
+      findings.push_back(serving_finding(
           "serving-graphs-without-kernels", "graph_launch_without_kernels",
           std::to_string(n) + " graph launches replayed no recorded kernel",
           std::to_string(n) + " cudaGraphLaunch/hipGraphLaunch call(s) have no replayed kernel in "

@@ -18,8 +18,6 @@ using report_detail::member_of;
 using report_detail::number_or_zero;
 using report_detail::text_at;
 
-double ms(std::int64_t ns) { return py::round_half_even(static_cast<double>(ns) / 1e6, 3); }
-
 const char* source_text(const std::string& source) {
   if (source == "profiler_step") return "ProfilerStep annotations";
   if (source == "serving_label") return "serving-engine step labels";
@@ -29,20 +27,20 @@ const char* source_text(const std::string& source) {
 Json row_json(const trace::StepRow& s) {
   Json r = Json::object();
   r["name"] = s.name;
-  r["step_ms"] = ms(s.step_ns());
-  r["host_ms"] = ms(s.host_ns);
+  r["step_ms"] = report_detail::ms_of_ns(s.step_ns());
+  r["host_ms"] = report_detail::ms_of_ns(s.host_ns);
   r["gpu_ops"] = static_cast<std::int64_t>(s.gpu_ops);
-  r["gpu_span_ms"] = ms(s.gpu_span_ns);
-  r["busy_ms"] = ms(s.busy_ns);
-  r["computation_ms"] = ms(s.computation_ns);
-  r["communication_ms"] = ms(s.communication_ns);
-  r["memcpy_ms"] = ms(s.memcpy_ns);
+  r["gpu_span_ms"] = report_detail::ms_of_ns(s.gpu_span_ns);
+  r["busy_ms"] = report_detail::ms_of_ns(s.busy_ns);
+  r["computation_ms"] = report_detail::ms_of_ns(s.computation_ns);
+  r["communication_ms"] = report_detail::ms_of_ns(s.communication_ns);
+  r["memcpy_ms"] = report_detail::ms_of_ns(s.memcpy_ns);
   Json idle = Json::object();
-  idle["total_ms"] = ms(s.idle.total());
-  idle["host_ms"] = ms(s.idle.host_ns);
-  idle["sync_ms"] = ms(s.idle.sync_ns);
-  idle["queued_ms"] = ms(s.idle.queued_ns);
-  idle["unlinked_ms"] = ms(s.idle.unlinked_ns);
+  idle["total_ms"] = report_detail::ms_of_ns(s.idle.total());
+  idle["host_ms"] = report_detail::ms_of_ns(s.idle.host_ns);
+  idle["sync_ms"] = report_detail::ms_of_ns(s.idle.sync_ns);
+  idle["queued_ms"] = report_detail::ms_of_ns(s.idle.queued_ns);
+  idle["unlinked_ms"] = report_detail::ms_of_ns(s.idle.unlinked_ns);
   r["idle"] = std::move(idle);
   Json queue = Json::object();
   queue["mean"] = py::round_half_even(s.queue_mean, 2);
@@ -79,10 +77,10 @@ Json aggregate_json(const trace::StepTable& t) {
   const std::int64_t median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
   Json a = Json::object();
   a["steps"] = static_cast<std::int64_t>(n);
-  a["median_step_ms"] = ms(median);
+  a["median_step_ms"] = report_detail::ms_of_ns(median);
   a["mean_step_ms"] = mean_of(steady, [](const trace::StepRow& s) { return s.step_ns(); });
-  a["min_step_ms"] = ms(times.front());
-  a["max_step_ms"] = ms(times.back());
+  a["min_step_ms"] = report_detail::ms_of_ns(times.front());
+  a["max_step_ms"] = report_detail::ms_of_ns(times.back());
   a["mean_host_ms"] = mean_of(steady, [](const trace::StepRow& s) { return s.host_ns; });
   a["mean_busy_ms"] = mean_of(steady, [](const trace::StepRow& s) { return s.busy_ns; });
   a["mean_computation_ms"] =
@@ -118,13 +116,13 @@ Json steps_report_block(const trace::StepTable& t) {
     Json j = Json::object();
     j["significant"] = v.significant();
     j["steady_steps"] = static_cast<std::int64_t>(v.steady_steps);
-    j["median_step_ms"] = ms(v.median_ns);
-    j["spread_ms"] = ms(v.spread_ns);
-    j["threshold_ms"] = ms(v.threshold_ns);
+    j["median_step_ms"] = report_detail::ms_of_ns(v.median_ns);
+    j["spread_ms"] = report_detail::ms_of_ns(v.spread_ns);
+    j["threshold_ms"] = report_detail::ms_of_ns(v.threshold_ns);
     Json slow = Json::array();
     for (const std::size_t i : v.slow) slow.push_back(t.steps[i].name);
     j["slow_steps"] = std::move(slow);
-    j["excess_ms"] = ms(v.excess_ns);
+    j["excess_ms"] = report_detail::ms_of_ns(v.excess_ns);
     block["variation"] = std::move(j);
   } else {
     block["variation"] = nullptr;

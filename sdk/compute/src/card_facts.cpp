@@ -75,7 +75,8 @@ std::string member_facts(const FindingContext& f, size_t member) {
     out += ")";
   }
   const Json& time = field(&m, "time_ms");
-  out += " takes " + (time.is_number() ? py::fixed(time.as_double(), 3) : std::string("an unknown")) +
+  out += " takes " +
+         (time.is_number() ? py::fixed(time.as_double(), 3) : std::string("an unknown")) +
          " ms of measured kernel time";
   const Json& count = field(op, "count");
   if (count.is_int()) {

@@ -19,12 +19,6 @@ constexpr size_t kMaxOpsWithCallChain = 100;
 
 double np_round(double v, int n) { return py::numpy_round(v, n); }
 
-Json string_list(const std::vector<std::string>& items) {
-  Json out = Json::array();
-  for (const auto& s : items) out.push_back(s);
-  return out;
-}
-
 const char* scope_name(const AnalysisOptions& options) {
   return options.comparative ? "comparative" : "standalone";
 }
@@ -200,7 +194,7 @@ class OperationsBuilder {
     const auto [kernel_name, kernel_trunc] = extract_kernel_names(stack);
     op["kernel_name"] = kernel_name;
     op["kernel_name_trunc"] = kernel_trunc;
-    op["module_chain"] = string_list(module_chain);
+    op["module_chain"] = string_array(module_chain);
     if (opt_.annotate_operation) opt_.annotate_operation(in_, row, op);
 
     out.impact.name = *name;
@@ -389,7 +383,7 @@ AnalysisResult analyze_category(const CategoryInputs& inputs_in, const AnalysisO
   if (operations.size() <= kMaxOpsWithCallChain) {
     for (size_t i = 0; i < rows.size(); ++i) {
       const std::string stack = inputs.text(rows[i], "call_stack_full").value_or("");
-      operations.as_array()[i]["call_chain"] = string_list(extract_call_chain(stack));
+      operations.as_array()[i]["call_chain"] = string_array(extract_call_chain(stack));
     }
   }
   metrics["operations"] = std::move(operations);

@@ -9,7 +9,6 @@ namespace loupe::compute {
 
 namespace {
 
-
 Json rounded_or_null(double v, int digits) {
   return std::isnan(v) ? Json() : Json(py::round_half_even(v, digits));
 }

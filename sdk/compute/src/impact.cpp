@@ -10,7 +10,6 @@ namespace loupe::compute {
 
 namespace {
 
-
 Json optional_string(const std::optional<std::string>& s) { return s ? Json(*s) : Json(); }
 
 double number_of(const Json& object, std::string_view key) {

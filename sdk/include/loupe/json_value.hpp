@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -242,6 +243,21 @@ inline std::string dump_python_json(const Json& value, int indent = 2, bool ensu
   std::string out;
   json_detail::dump(out, value, indent, 0, ensure_ascii);
   return out;
+}
+
+// A JSON array of strings.
+inline Json string_array(const std::vector<std::string>& items) {
+  Json out = Json::array();
+  for (const auto& item : items) out.push_back(item);
+  return out;
+}
+
+// The number, or null when there is none.
+inline Json number_or_null(const std::optional<double>& v) { return v ? Json(*v) : Json(); }
+
+// The number rounded half-to-even to `digits` places (Python's round), or null.
+inline Json rounded_or_null(const std::optional<double>& v, int digits) {
+  return v ? Json(py::round_half_even(*v, digits)) : Json();
 }
 
 }  // namespace loupe

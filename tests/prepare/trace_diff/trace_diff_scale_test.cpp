@@ -21,6 +21,8 @@ namespace td = loupe::core::prepare::trace_diff;
 
 namespace {
 
+using loupe::test::inline_trace::trace_document;
+
 // The textbook algorithm: the whole (m+1) x (n+1) table, then TraceLens's backtrack (a name
 // match first, then a deletion when dp[i][j] == dp[i-1][j] + 1, else an insertion).
 td::EditOps reference_wagner_fischer(const std::vector<std::string>& a,
@@ -78,10 +80,6 @@ std::string launch(const std::string& kernel, long long id, long long ts, long l
                                            static_cast<double>(kernel_ts), 3);
 }
 
-std::string document(std::string events) {
-  return loupe::test::inline_trace::trace_document(std::move(events));
-}
-
 // One "step" op holding `count` ops named `name`, each launching one kernel.
 std::string flat_trace(int count, const std::string& name) {
   const long long span = 10LL * count + 10;
@@ -91,7 +89,7 @@ std::string flat_trace(int count, const std::string& name) {
     events += cpu_op(name, 10LL * k + 1, 5);
     events += launch("gemm", k + 1, 10LL * k + 2, span + 10LL * k);
   }
-  return document(std::move(events));
+  return trace_document(std::move(events));
 }
 
 // `depth` ops nested in one another, the innermost launching `kernel`.
@@ -101,14 +99,11 @@ std::string deep_trace(int depth, const std::string& kernel) {
   events.reserve(static_cast<std::size_t>(depth) * 110);
   for (int k = 0; k < depth; ++k) events += cpu_op("layer", k, span - 2LL * k);
   events += launch(kernel, 1, depth + 1, span + 10);
-  return document(std::move(events));
+  return trace_document(std::move(events));
 }
 
 using Side = loupe::test::TraceWithTree;
-
-Side load(std::string json) {
-  return loupe::test::load_with_report_tree_from_text(std::move(json));
-}
+using loupe::test::load_with_report_tree_from_text;
 
 }  // namespace
 
@@ -143,8 +138,8 @@ TEST_CASE("TraceDiff skips the re-matching of a name repeated beyond the pair ca
           "[prepare][trace_diff]") {
   // 2000 ops against 2001 of the same name under one step: the lists are aligned by
   // Wagner-Fischer (lengths differ) and the name has 2000 x 2001 > 1,000,000 candidate pairs.
-  const Side a = load(flat_trace(2000, "aten::mm"));
-  const Side b = load(flat_trace(2001, "aten::mm"));
+  const Side a = load_with_report_tree_from_text(flat_trace(2000, "aten::mm"));
+  const Side b = load_with_report_tree_from_text(flat_trace(2001, "aten::mm"));
   const auto comparison =
       lp::TraceComparison::compare({a.loaded.model, a.tree}, {b.loaded.model, b.tree});
   CHECK(comparison.skipped_disambiguations() == 1);
@@ -161,8 +156,8 @@ TEST_CASE("TraceDiff skips the re-matching of a name repeated beyond the pair ca
 }
 
 TEST_CASE("The pair cap keeps TraceLens's re-matching below it", "[prepare][trace_diff]") {
-  const Side a = load(flat_trace(100, "aten::mm"));
-  const Side b = load(flat_trace(101, "aten::mm"));
+  const Side a = load_with_report_tree_from_text(flat_trace(100, "aten::mm"));
+  const Side b = load_with_report_tree_from_text(flat_trace(101, "aten::mm"));
   const auto exact =
       lp::TraceComparison::compare({a.loaded.model, a.tree}, {b.loaded.model, b.tree});
   CHECK(exact.skipped_disambiguations() == 0);  // 10,100 pairs: under the default cap
@@ -181,8 +176,8 @@ TEST_CASE("The pair cap keeps TraceLens's re-matching below it", "[prepare][trac
 // `ulimit -s 512`.
 TEST_CASE("TraceDiff walks trees deeper than a recursive walk could", "[prepare][trace_diff]") {
   constexpr int kDepth = 50'000;
-  const Side a = load(deep_trace(kDepth, "gemm_a"));
-  const Side b = load(deep_trace(kDepth, "gemm_b"));
+  const Side a = load_with_report_tree_from_text(deep_trace(kDepth, "gemm_a"));
+  const Side b = load_with_report_tree_from_text(deep_trace(kDepth, "gemm_b"));
   const auto comparison =
       lp::TraceComparison::compare({a.loaded.model, a.tree}, {b.loaded.model, b.tree});
   // ops 0..depth-1, the launch, the kernel: all combined, in pre-order.

@@ -18,40 +18,34 @@ namespace {
 
 using loupe::test::inline_trace::cpu_op;
 using loupe::test::inline_trace::launch;
-
-std::string document(std::string events) {
-  return loupe::test::inline_trace::trace_document(std::move(events));
-}
+using loupe::test::inline_trace::trace_document;
 
 // UIDs: 0 step, 1 aten::linear, 2 launch, 5 gemm_a, 6 aten::relu, 7 launch, 10 relu_k.
 std::string trace1() {
-  return document(cpu_op("step", 0, 100) +
-                  cpu_op("aten::linear", 10, 20, R"("Input Dims":[[4,8],[8,16]])") +
-                  launch("gemm_a", 1, 12, 40, 10) + cpu_op("aten::relu", 50, 20) +
-                  launch("relu_k", 2, 52, 60, 5));
+  return trace_document(cpu_op("step", 0, 100) +
+                        cpu_op("aten::linear", 10, 20, R"("Input Dims":[[4,8],[8,16]])") +
+                        launch("gemm_a", 1, 12, 40, 10) + cpu_op("aten::relu", 50, 20) +
+                        launch("relu_k", 2, 52, 60, 5));
 }
 
 // UIDs: 0 step, 1 aten::linear, 2 launch, 5 gemm_b, 6 aten::gelu, 7 launch, 10 gelu_k,
 // 11 aten::add, 12 launch, 15 add_k.
 std::string trace2() {
-  return document(
+  return trace_document(
       cpu_op("step", 0, 100) + cpu_op("aten::linear", 10, 20, R"("Input Dims":[[4,8],[8,16]])") +
       launch("gemm_b", 1, 12, 40, 8) + cpu_op("aten::gelu", 35, 10) +
       launch("gelu_k", 2, 37, 50, 4) + cpu_op("aten::add", 60, 10) + launch("add_k", 3, 62, 70, 3));
 }
 
 using Side = loupe::test::TraceWithTree;
-
-Side load(std::string json) {
-  return loupe::test::load_with_report_tree_from_text(std::move(json));
-}
+using loupe::test::load_with_report_tree_from_text;
 
 }  // namespace
 
 TEST_CASE("TraceDiff merges two small traces and finds each kernel's LCA",
           "[prepare][trace_diff]") {
-  const Side a = load(trace1());
-  const Side b = load(trace2());
+  const Side a = load_with_report_tree_from_text(trace1());
+  const Side b = load_with_report_tree_from_text(trace2());
   const auto comparison =
       lp::TraceComparison::compare({a.loaded.model, a.tree}, {b.loaded.model, b.tree});
 
@@ -116,8 +110,8 @@ TEST_CASE("TraceDiff merges two small traces and finds each kernel's LCA",
 }
 
 TEST_CASE("TraceDiff of a trace with itself is 'identical traces'", "[prepare][trace_diff]") {
-  const Side a = load(trace1());
-  const Side b = load(trace1());
+  const Side a = load_with_report_tree_from_text(trace1());
+  const Side b = load_with_report_tree_from_text(trace1());
   const auto comparison =
       lp::TraceComparison::compare({a.loaded.model, a.tree}, {b.loaded.model, b.tree});
   // Every node is combined, yet each matched pair of kernels is its own LCA (TraceLens tests
