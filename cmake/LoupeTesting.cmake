@@ -11,6 +11,10 @@ add_library(loupe_test_main STATIC
   ${PROJECT_SOURCE_DIR}/tests/support/reference_pack.cpp
   ${PROJECT_SOURCE_DIR}/tests/support/schema_check.cpp)
 target_include_directories(loupe_test_main PUBLIC ${PROJECT_SOURCE_DIR}/tests/support)
+# Catch2's implementation is generated only where CATCH_CONFIG_RUNNER precedes the first include
+# of catch.hpp, so in a unity build catch_main.cpp stays a translation unit of its own.
+set_source_files_properties(${PROJECT_SOURCE_DIR}/tests/support/catch_main.cpp
+                            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 target_link_libraries(loupe_test_main PUBLIC Catch2::Catch2 loupe_warnings)
 target_compile_definitions(loupe_test_main PRIVATE
   LOUPE_TESTS_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"

@@ -129,7 +129,7 @@ TEST_CASE("memory timeline: peaks, live at the peak by op, per-step churn", "[tr
   CHECK(findings[0].find("rule")->as_string() == "near_capacity");
   CHECK(findings[1].find("rule")->as_string() == "allocator_churn");
   CHECK_THAT(findings[1].find("title")->as_string(),
-             Catch::Contains("inside 1 of 2 steady profiler_step(s)"));
+             Catch::Contains("inside 1 of 2 steady step(s)"));
   REQUIRE(block.find("not_used")->size() == 2);
   const std::string md = loupe::core::memory_report_markdown(block);
   CHECK_THAT(md, Catch::Contains("| cuda:0 | 0.879 | 0.020 | 0.977 | 97.7% | 3 | 1 |") &&
