@@ -40,11 +40,33 @@ std::optional<std::uint32_t> RunGraph::op_index(std::uint32_t uid) const {
   return static_cast<std::uint32_t>(it - ops_.begin());
 }
 
+// Types of RunGraphBuilder's members: RunGraphBuilder is a friend of RunGraph and so has external
+// linkage, and its members' types must not live in the anonymous namespace.
+namespace run_graph_detail {
+
+enum class BlockKind : std::uint8_t { kNone, kDeviceSync, kStreamSync, kCopy };
+
+struct StreamKey {
+  trace::IdValue device;
+  std::int64_t stream = 0;
+  bool operator==(const StreamKey&) const = default;
+};
+struct StreamKeyHash {
+  std::size_t operator()(const StreamKey& k) const {
+    return std::hash<std::int64_t>()(k.device.value * 131 + (k.device.is_string ? 7 : 0)) ^
+           (std::hash<std::int64_t>()(k.stream) << 1);
+  }
+};
+
+}  // namespace run_graph_detail
+
+using run_graph_detail::BlockKind;
+using run_graph_detail::StreamKey;
+using run_graph_detail::StreamKeyHash;
+
 namespace {
 
 using trace::Uid;
-
-enum class BlockKind : std::uint8_t { kNone, kDeviceSync, kStreamSync, kCopy };
 
 bool contains(std::string_view s, std::string_view needle) {
   return s.find(needle) != std::string_view::npos;
@@ -84,18 +106,6 @@ std::int64_t median(std::vector<std::int64_t>& v, std::int64_t fallback) {
   std::nth_element(v.begin(), mid, v.end());
   return *mid;
 }
-
-struct StreamKey {
-  trace::IdValue device;
-  std::int64_t stream = 0;
-  bool operator==(const StreamKey&) const = default;
-};
-struct StreamKeyHash {
-  std::size_t operator()(const StreamKey& k) const {
-    return std::hash<std::int64_t>()(k.device.value * 131 + (k.device.is_string ? 7 : 0)) ^
-           (std::hash<std::int64_t>()(k.stream) << 1);
-  }
-};
 
 }  // namespace
 
