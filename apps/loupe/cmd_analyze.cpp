@@ -23,6 +23,7 @@
 #include "loupe/core/session/session.hpp"
 #include "loupe/core/util/text_escape.hpp"
 #include "loupe/layout.hpp"
+#include "loupe/python_format.hpp"
 #include "memory_estimate.hpp"
 #include "multirank_driver.hpp"
 #include "plugin_preferences.hpp"
@@ -88,11 +89,7 @@ bool check_memory_limit(std::uint64_t limit_mb, const po::variables_map& vm) {
 
 constexpr size_t kTopFindingsShown = 5;
 
-std::string fixed3(double value) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3f", value);
-  return buf;
-}
+std::string fixed3(double value) { return loupe::py::fixed(value, 3); }
 
 // The step-checked findings applied together (findings.json `ledger.combined_step_gain_ms`): when
 // several findings shorten the run down to one floor, their savings do not add up.

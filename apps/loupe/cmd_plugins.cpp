@@ -36,19 +36,11 @@ void print_plugins_json(const std::vector<core::SearchDir>& search, const core::
     pj["origin"] = core::to_string(p.origin);
     pj["path"] = p.path.string();
     pj["description"] = p.description;
-    Json cats = Json::array();
-    for (const auto& c : p.categories) cats.push_back(c);
-    pj["categories"] = std::move(cats);
-    Json reads = Json::array();
-    for (const auto& r : p.reads) reads.push_back(r);
-    pj["reads"] = std::move(reads);
-    Json skills = Json::array();
-    for (const auto& sk : p.skills) skills.push_back(sk);
-    pj["skills"] = std::move(skills);
+    pj["categories"] = string_array(p.categories);
+    pj["reads"] = string_array(p.reads);
+    pj["skills"] = string_array(p.skills);
     pj["fallback"] = p.fallback;
-    Json contributes = Json::array();
-    for (const auto& c : p.contributes) contributes.push_back(c);
-    pj["contributes"] = std::move(contributes);
+    pj["contributes"] = string_array(p.contributes);
     loaded.push_back(std::move(pj));
   }
   j["plugins"] = std::move(loaded);

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -26,6 +25,7 @@
 #include "loupe/core/whatif/run_graph.hpp"
 #include "loupe/core/whatif/scale_selector.hpp"
 #include "loupe/core/whatif/simulate.hpp"
+#include "loupe/python_format.hpp"
 
 namespace loupe::cli {
 
@@ -41,11 +41,7 @@ constexpr wi::PathKind kKinds[] = {wi::PathKind::kGpuCompute, wi::PathKind::kCom
 
 double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
 
-std::string fixed(double v, int decimals) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, v);
-  return buffer;
-}
+using loupe::py::fixed;
 
 std::string pad(std::string s, std::size_t width, bool left = false) {
   if (s.size() >= width) return s;

@@ -89,19 +89,11 @@ std::string encode_info(const PluginInfo& info) {
   j["abi_major"] = static_cast<std::int64_t>(info.abi_major);
   j["abi_minor"] = static_cast<std::int64_t>(info.abi_minor);
   j["required_host_minor"] = static_cast<std::int64_t>(info.required_host_minor);
-  Json categories = Json::array();
-  for (const auto& c : info.categories) categories.push_back(c);
-  j["categories"] = std::move(categories);
-  Json reads = Json::array();
-  for (const auto& r : info.reads) reads.push_back(r);
-  j["reads"] = std::move(reads);
-  Json skills = Json::array();
-  for (const auto& s : info.skills) skills.push_back(s);
-  j["skills"] = std::move(skills);
+  j["categories"] = string_array(info.categories);
+  j["reads"] = string_array(info.reads);
+  j["skills"] = string_array(info.skills);
   j["fallback"] = info.fallback;
-  Json contributes = Json::array();
-  for (const auto& c : info.contributes) contributes.push_back(c);
-  j["contributes"] = std::move(contributes);
+  j["contributes"] = string_array(info.contributes);
   Json selectors = Json::array();
   for (const auto& sel : info.selectors) {
     Json one = Json::object();

@@ -11,6 +11,7 @@
 
 #include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/model/model.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::core {
 
@@ -64,9 +65,7 @@ constexpr std::array kFamilies = {
 bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
-bool contains(std::string_view s, std::string_view part) {
-  return s.find(part) != std::string_view::npos;
-}
+using loupe::text::contains;
 bool any_module(const ModelEvidence& e, std::string_view part) {
   return std::any_of(e.modules.begin(), e.modules.end(),
                      [&](const std::string& m) { return contains(m, part); });

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,12 +20,8 @@ inline double ms_of_ns(std::int64_t ns) {
   return py::round_half_even(static_cast<double>(ns) / 1e6, 3);
 }
 
-// printf("%.*f"): what a reader sees (not Python's repr).
-inline std::string fixed(double value, int digits) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, value);
-  return buf;
-}
+// Fixed-point with `digits` decimals: what a reader sees (not Python's repr).
+using py::fixed;
 
 // fixed(v) + unit, or an em dash when there is no value.
 inline std::string fixed_or_dash(std::optional<double> v, int digits, std::string_view unit = "") {

@@ -19,7 +19,7 @@ namespace {
 // its window's frames); past it, replays keep their ops and enqueue calls only.
 constexpr std::size_t kMaxAppendedEvents = 2'000'000;
 
-using text::contains;
+using loupe::text::contains;
 
 // One begin/end-capture span of a capture trace and the enqueue calls inside it.
 struct Window {

@@ -21,6 +21,7 @@
 #include "loupe/core/validate/validator.hpp"
 #include "loupe/layout.hpp"
 #include "loupe/python_format.hpp"
+#include "loupe/text.hpp"
 #include "marker_checks.hpp"
 #include "marker_patterns.hpp"
 #include "metrics_fixture.hpp"
@@ -61,9 +62,7 @@ std::string_view strip_char_left(std::string_view text, char c) {
   return text;
 }
 
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
+using loupe::text::contains;
 
 // content[start:end] where `end` is str.find's result used as "if end > 0 else rest".
 std::string_view section_from(std::string_view content, std::size_t start, bool end_if_positive) {

@@ -11,6 +11,7 @@
 #include "loupe/core/trace/gpu_timeline.hpp"
 #include "loupe/core/trace/step_labels.hpp"
 #include "loupe/core/whatif/simulate.hpp"
+#include "loupe/text.hpp"
 
 namespace loupe::core::whatif {
 
@@ -68,9 +69,7 @@ namespace {
 
 using trace::Uid;
 
-bool contains(std::string_view s, std::string_view needle) {
-  return s.find(needle) != std::string_view::npos;
-}
+using loupe::text::contains;
 
 // Blocking host calls by name (docs/what-if.md, "Blocking calls"): synchronize calls and
 // synchronous copies / memsets. An async copy that returned only after its own copy ended

@@ -5,10 +5,6 @@
 
 namespace loupe::fusion {
 
-bool contains(std::string_view text, std::string_view needle) {
-  return text.find(needle) != std::string_view::npos;
-}
-
 bool is_matrix(const EnrichedKernel& k) {
   static constexpr std::array<std::string_view, 6> kMatrixSpecs = {
       "matrix_fp16", "matrix_bf16", "matrix_fp32", "matrix_fp64", "matrix_fp8", "matrix_int8"};

@@ -29,6 +29,6 @@ bool is_matrix(const EnrichedKernel& k);
 // _is_norm_kernel: a norm type, or a norm pattern in the lower-cased name.
 bool is_norm(const EnrichedKernel& k);
 
-bool contains(std::string_view text, std::string_view needle);
+using loupe::text::contains;
 
 }  // namespace loupe::fusion

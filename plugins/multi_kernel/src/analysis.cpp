@@ -87,8 +87,7 @@ AnalysisOutput analyze_data(const Json& data, const AnalysisInputs& inputs,
   const TotalTime total = timeline_total_time(result.timeline, sections.overlap);
   result.timeline_total_ms = total.ms;
   result.timeline_source = total.source;
-  if (const auto span = optional_number_member(sections.overlap, "total_time_us",
-                                               std::string(kDataFile) + ": overlap_analysis")) {
+  if (const auto span = optional_number_member(sections.overlap, "total_time_us", kOverlapPath)) {
     result.all_events_span_ms = py_div(*span, 1000.0);
   }
   choose_denominator(result, options.compat);

@@ -16,8 +16,7 @@ namespace loupe::multi_kernel {
 inline constexpr const char* kDataFile = "category_data/multi_kernel_data.json";
 inline constexpr const char* kManifestFile = layout::kManifest;
 // Where the overlap numbers are read from, for messages about them.
-inline constexpr const char* kOverlapPath =
-    "category_data/multi_kernel_data.json: overlap_analysis";
+inline const std::string kOverlapPath = std::string(kDataFile) + ": overlap_analysis";
 
 // Bad input: the message names the file and the problem.
 class InputProblem : public std::runtime_error {

@@ -41,9 +41,7 @@ constexpr std::array<std::string_view, 10> kWrapperFunctions = {"__torch_functio
 
 constexpr std::string_view kFunctionSeparator = "): ";
 
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
-}
+using loupe::text::contains;
 
 // frame.split("): ")[-1]: the text after the last separator (whole frame if none).
 std::string_view function_part(std::string_view frame) {
