@@ -6,6 +6,7 @@
 
 #include "cli_common.hpp"
 #include "huge_pages.hpp"
+#include "malloc_arenas.hpp"
 #include "loupe/abi.h"
 #include "loupe/core/util/closest_name.hpp"
 #include "loupe/core/util/text_escape.hpp"
@@ -81,6 +82,7 @@ int dispatch(const std::string& command, const std::vector<std::string>& rest) {
 
 int main(int argc, char** argv) {
   loupe::cli::reexec_with_huge_pages(argc, argv);
+  loupe::cli::use_one_malloc_arena();
   const std::vector<std::string> all(argv + 1, argv + argc);
   if (all.empty()) {
     std::cerr << kUsage;

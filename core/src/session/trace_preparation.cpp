@@ -3,6 +3,7 @@
 #include <malloc.h>
 
 #include <chrono>
+#include <future>
 #include <optional>
 
 #include <spdlog/spdlog.h>
@@ -130,6 +131,18 @@ Expected<PreparedTrace> prepare_trace(const TraceInputs& inputs, const SessionOp
     tree2 = trace::EventTree::build(loaded2->model, prepare::prepare_tree_options());
     add_pseudo_ops(loaded2->model, *tree2, options, "trace 2: ");
   }
+  // The trace views' documents (and default mode's memory timeline CSV, from the same timeline)
+  // read the model and the tree and nothing the preparation writes: they are built on a second
+  // thread while the preparation runs. The views' tables and the run graph, most of the views'
+  // memory, come after it, so they are not alive through its peak (docs/performance.md, "Big
+  // traces"). A failed preparation waits for the thread before it returns (the future's
+  // destructor).
+  prepare::TraceViewsOptions views_options;
+  views_options.run_graph = !compat_tracelens(options);  // the what-if model: default mode only
+  views_options.memory_csv = !compat_tracelens(options);
+  auto summaries = std::async(std::launch::async, [&model = loaded->model, &tree, views_options] {
+    return prepare::build_trace_summaries(model, tree, views_options);
+  });
   try {
     out.directory = loaded2 ? prepare::prepare_comparative_directory(
                                   {loaded->model, tree}, {loaded2->model, *tree2}, *prepare)
@@ -140,11 +153,21 @@ Expected<PreparedTrace> prepare_trace(const TraceInputs& inputs, const SessionOp
     return Error{ErrorKind::Input, what + ": " + e.what()};
   }
   for (const auto& note : out.directory.notes) spdlog::warn("{}", note);
+  out.views = summaries.get();
+  if (!out.views.memory_csv.empty()) {
+    prepare::add_memory_timeline_csv(out.directory, std::move(out.views.memory_csv));
+    out.views.memory_csv.clear();
+  }
   ::malloc_trim(0);  // the preparation's last step's scratch, as between its steps
-  // The what-if model is for default mode's report (docs/what-if.md); compat needs none.
-  prepare::TraceViewsOptions views_options;
-  views_options.run_graph = !compat_tracelens(options);
-  out.views = prepare::build_trace_views(loaded->model, tree, views_options);
+  // The what-if model (default mode, docs/what-if.md) on the second thread, the tables here.
+  std::future<std::shared_ptr<const whatif::RunGraph>> run_graph;
+  if (views_options.run_graph) {
+    run_graph = std::async(std::launch::async, [&model = loaded->model, &tree] {
+      return std::make_shared<const whatif::RunGraph>(whatif::RunGraph::build(model, tree));
+    });
+  }
+  prepare::add_trace_tables(out.views, loaded->model, tree);
+  if (run_graph.valid()) out.views.run_graph = run_graph.get();
   if (!compat_tracelens(options)) {
     out.views.op_groups = prepare::op_groups_table(out.directory.op_groups);
   }

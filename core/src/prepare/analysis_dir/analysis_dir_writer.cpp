@@ -3,7 +3,10 @@
 #include "loupe/core/prepare/analysis_dir_writer.hpp"
 #include "loupe/layout.hpp"
 
+#include <algorithm>
 #include <exception>
+#include <future>
+#include <iterator>
 
 #include "category_split.hpp"
 #include "loupe/core/model/csv_table.hpp"
@@ -17,7 +20,6 @@
 #include "loupe/core/prepare/unified_perf_summary.hpp"
 #include "loupe/core/trace/event_tree.hpp"
 #include "loupe/core/trace/gpu_timeline.hpp"
-#include "loupe/core/trace/memory_timeline.hpp"
 #include "loupe/core/util/atomic_file.hpp"
 #include "metadata_documents.hpp"
 #include "trace2_summary.hpp"
@@ -61,17 +63,6 @@ class Pipeline {
     step("computing the GPU timeline");
     const std::string timeline_csv = gpu_timeline_csv_of(model_, tree);
     add(report_dir + "gpu_timeline.csv", timeline_csv);
-    // Default mode: the allocator's memory timeline (docs/report.md, "Memory"); TraceLens writes
-    // no such file, so compat mode has none.
-    if (!options_.compat_tracelens) {
-      const auto memory = trace::build_memory_timeline(model_, tree, trace::StepTable{});
-      if (!memory.devices.empty()) {
-        // Handed over as bytes, parsed once the preparation has ended: a table built here would
-        // be alive through the preparation's peak (+13 MB on the 8x owlv2 trace, measured), the
-        // bytes take half of that (docs/performance.md, "Big traces").
-        add(report_dir + "memory_timeline.csv", trace::memory_timeline_csv(memory));
-      }
-    }
 
     ctx_.platform = options_.arch.platform;
     ctx_.arch_spec = options_.arch.spec;
@@ -221,6 +212,13 @@ class Pipeline {
       std::span<const unified::CollectedEvent> collected, const std::string& dir,
       const perf::Arch* arch, const TraceComparison* comparison) {
     const std::string prefix = &model == &model_ ? "" : "trace 2: ";
+    // The per-family sheets read the model, the tree and the platform only (with their own
+    // caches): built on a second thread while the launchers and the unified summary are
+    // computed (docs/performance.md, "Big traces"). If this function throws, the future's
+    // destructor waits for them.
+    auto sheets = std::async(std::launch::async, [&model, &tree, arch] {
+      return build_perf_sheets(model, tree, arch);
+    });
     step(prefix + "summarizing kernel launchers");
     // Once for the ops tables and the unified summary.
     const std::vector<KernelLauncher> launchers = kernel_launchers(model, tree);
@@ -239,7 +237,7 @@ class Pipeline {
     // Parsed once: the categories read it here, and the model takes the same table.
     auto unified = std::make_shared<const CsvTable>(parse_csv(unified_csv));
     add(dir + "unified_perf_summary.csv", std::move(unified_csv), unified);
-    for (auto& sheet : build_perf_sheets(model, tree, arch)) {
+    for (auto& sheet : sheets.get()) {
       add(dir + sheet.file_name, std::move(sheet.csv));
     }
     if (auto collectives = coll_analysis_csv(model)) {
@@ -409,6 +407,17 @@ PreparedDirectory prepare_analysis_directory(const trace::TraceModel& model,
 PreparedDirectory prepare_comparative_directory(TraceSide trace1, TraceSide trace2,
                                                 const PrepareOptions& options) {
   return Pipeline(trace1.model, trace1.tree, options, &trace2).run();
+}
+
+void add_memory_timeline_csv(PreparedDirectory& prepared, std::string csv) {
+  const auto timeline = std::find_if(prepared.files.begin(), prepared.files.end(), [](const auto& f) {
+    return f.relative_path.ends_with("/gpu_timeline.csv");
+  });
+  if (timeline == prepared.files.end()) return;
+  const std::string folder =
+      timeline->relative_path.substr(0, timeline->relative_path.rfind('/') + 1);
+  prepared.files.insert(std::next(timeline),
+                        PreparedFile{folder + "memory_timeline.csv", std::move(csv), nullptr});
 }
 
 void write_prepared_directory(const PreparedDirectory& prepared,

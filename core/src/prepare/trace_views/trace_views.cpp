@@ -276,24 +276,38 @@ std::shared_ptr<const CsvTable> host_calls_table(const trace::TraceModel& model,
 
 }  // namespace
 
-TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree,
-                             const TraceViewsOptions& options) {
+TraceViews build_trace_summaries(const trace::TraceModel& model, const trace::EventTree& tree,
+                                 const TraceViewsOptions& options) {
   TraceViews views;
-  views.gpu_events = gpu_events_table(model, tree);
-  views.op_kernels = op_kernels_table(model, tree);
-  views.host_calls = host_calls_table(model, tree);
   if (const auto window = trace::find_recording_window(model, tree)) {
     views.recording_window =
         parse_json_document(loupe::dump_python_json(trace::recording_window_json(*window), 0));
   }
   const trace::StepTable steps = trace::build_step_table(model, tree);
   views.steps = parse_json_document(loupe::dump_python_json(trace::step_table_json(steps), 0));
-  views.memory = parse_json_document(loupe::dump_python_json(
-      trace::memory_timeline_json(trace::build_memory_timeline(model, tree, steps)), 0));
+  const trace::MemoryTimeline memory = trace::build_memory_timeline(model, tree, steps);
+  views.memory = parse_json_document(loupe::dump_python_json(trace::memory_timeline_json(memory), 0));
+  if (options.memory_csv && !memory.devices.empty()) {
+    views.memory_csv = trace::memory_timeline_csv(memory);
+  }
   if (const ServingSummary serving = build_serving_summary(model, tree); !serving.empty()) {
     views.serving_summary =
         parse_json_document(loupe::dump_python_json(serving_summary_json(serving), 0));
   }
+  return views;
+}
+
+void add_trace_tables(TraceViews& views, const trace::TraceModel& model,
+                      const trace::EventTree& tree) {
+  views.gpu_events = gpu_events_table(model, tree);
+  views.op_kernels = op_kernels_table(model, tree);
+  views.host_calls = host_calls_table(model, tree);
+}
+
+TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree,
+                             const TraceViewsOptions& options) {
+  TraceViews views = build_trace_summaries(model, tree, options);
+  add_trace_tables(views, model, tree);
   if (options.run_graph) {
     views.run_graph =
         std::make_shared<const whatif::RunGraph>(whatif::RunGraph::build(model, tree));

@@ -40,6 +40,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 
 #include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/model/model.hpp"
@@ -65,6 +66,10 @@ struct TraceViews {
   // trace/memory.json (memory_timeline.hpp); always built (a trace without allocator events
   // says so: events 0).
   std::shared_ptr<const rapidjson::Document> memory;
+  // Not a view: the bytes of perf_report_csvs/memory_timeline.csv (memory_timeline_csv), from
+  // the same timeline as trace/memory.json, when TraceViewsOptions::memory_csv asks for them
+  // and the trace has allocator samples; empty otherwise.
+  std::string memory_csv;
 };
 
 // The "trace/op_groups.csv" view from the groups the perf report computed.
@@ -72,10 +77,20 @@ std::shared_ptr<const CsvTable> op_groups_table(std::span<const OpGroupKernels> 
 
 struct TraceViewsOptions {
   bool run_graph = true;  // build TraceViews::run_graph (default mode; compat does not need it)
+  bool memory_csv = false;  // fill TraceViews::memory_csv (default mode's analysis directory)
 };
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree,
                              const TraceViewsOptions& options = {});
+
+// build_trace_views in parts, for a caller that builds them beside other work: the JSON documents
+// (a few MB, half of the CPU time), the three tables (most of the memory: about 30 MB on a 1 M-event
+// trace) and the run graph (whatif::RunGraph::build, left to the caller). All of them only read
+// the model and the tree.
+TraceViews build_trace_summaries(const trace::TraceModel& model, const trace::EventTree& tree,
+                                 const TraceViewsOptions& options = {});
+void add_trace_tables(TraceViews& views, const trace::TraceModel& model,
+                      const trace::EventTree& tree);
 
 // Adds the views to `model` under the names above.
 void install_trace_views(Model& model, const TraceViews& views);
