@@ -216,9 +216,8 @@ class Pipeline {
     // caches): built on a second thread while the launchers and the unified summary are
     // computed (docs/performance.md, "Big traces"). If this function throws, the future's
     // destructor waits for them.
-    auto sheets = std::async(std::launch::async, [&model, &tree, arch] {
-      return build_perf_sheets(model, tree, arch);
-    });
+    auto sheets = std::async(
+        std::launch::async, [&model, &tree, arch] { return build_perf_sheets(model, tree, arch); });
     step(prefix + "summarizing kernel launchers");
     // Once for the ops tables and the unified summary.
     const std::vector<KernelLauncher> launchers = kernel_launchers(model, tree);
@@ -410,9 +409,9 @@ PreparedDirectory prepare_comparative_directory(TraceSide trace1, TraceSide trac
 }
 
 void add_memory_timeline_csv(PreparedDirectory& prepared, std::string csv) {
-  const auto timeline = std::find_if(prepared.files.begin(), prepared.files.end(), [](const auto& f) {
-    return f.relative_path.ends_with("/gpu_timeline.csv");
-  });
+  const auto timeline =
+      std::find_if(prepared.files.begin(), prepared.files.end(),
+                   [](const auto& f) { return f.relative_path.ends_with("/gpu_timeline.csv"); });
   if (timeline == prepared.files.end()) return;
   const std::string folder =
       timeline->relative_path.substr(0, timeline->relative_path.rfind('/') + 1);

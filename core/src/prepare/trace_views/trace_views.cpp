@@ -286,7 +286,8 @@ TraceViews build_trace_summaries(const trace::TraceModel& model, const trace::Ev
   const trace::StepTable steps = trace::build_step_table(model, tree);
   views.steps = parse_json_document(loupe::dump_python_json(trace::step_table_json(steps), 0));
   const trace::MemoryTimeline memory = trace::build_memory_timeline(model, tree, steps);
-  views.memory = parse_json_document(loupe::dump_python_json(trace::memory_timeline_json(memory), 0));
+  views.memory =
+      parse_json_document(loupe::dump_python_json(trace::memory_timeline_json(memory), 0));
   if (options.memory_csv && !memory.devices.empty()) {
     views.memory_csv = trace::memory_timeline_csv(memory);
   }

@@ -76,17 +76,17 @@ struct TraceViews {
 std::shared_ptr<const CsvTable> op_groups_table(std::span<const OpGroupKernels> groups);
 
 struct TraceViewsOptions {
-  bool run_graph = true;  // build TraceViews::run_graph (default mode; compat does not need it)
+  bool run_graph = true;    // build TraceViews::run_graph (default mode; compat does not need it)
   bool memory_csv = false;  // fill TraceViews::memory_csv (default mode's analysis directory)
 };
 
 TraceViews build_trace_views(const trace::TraceModel& model, const trace::EventTree& tree,
                              const TraceViewsOptions& options = {});
 
-// build_trace_views in parts, for a caller that builds them beside other work: the JSON documents
-// (a few MB, half of the CPU time), the three tables (most of the memory: about 30 MB on a 1 M-event
-// trace) and the run graph (whatif::RunGraph::build, left to the caller). All of them only read
-// the model and the tree.
+// build_trace_views in parts, for a caller that builds them beside other work: the JSON
+// documents (a few MB, half of the CPU time), the three tables (most of the memory: about 30 MB
+// for a million events) and the run graph (whatif::RunGraph::build, left to the caller). All of
+// them only read the model and the tree.
 TraceViews build_trace_summaries(const trace::TraceModel& model, const trace::EventTree& tree,
                                  const TraceViewsOptions& options = {});
 void add_trace_tables(TraceViews& views, const trace::TraceModel& model,
