@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <future>
 
 namespace loupe::core::trace {
 
@@ -29,13 +30,6 @@ bool contains_launch(std::string_view name) {
   for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return lower.find("launch") != std::string::npos;
 }
-
-struct PairHash {
-  std::size_t operator()(const std::pair<std::uint32_t, std::int64_t>& p) const {
-    // Unsigned arithmetic: an External id near INT64_MAX must wrap, not overflow.
-    return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(p.second) * 1000003u + p.first);
-  }
-};
 
 }  // namespace
 
@@ -127,8 +121,25 @@ void EventTree::build_host_tree(const TraceModel& model,
   stats_.cpu_roots = cpu_roots_.size();
 }
 
-void EventTree::attach_gpu_ops(const TraceModel& model,
-                               std::vector<std::pair<Uid, Uid>>& gpu_edges) {
+struct EventTree::GpuLinks {
+  struct ThreadLinkHash {
+    std::size_t operator()(const std::pair<std::uint32_t, std::int64_t>& p) const {
+      // Unsigned arithmetic: an External id near INT64_MAX must wrap, not overflow.
+      return std::hash<std::uint64_t>()(static_cast<std::uint64_t>(p.second) * 1000003u + p.first);
+    }
+  };
+  std::vector<Uid> runtime_uids;
+  std::unordered_map<std::int64_t, Uid> flow_start, flow_end;
+  std::unordered_map<std::int64_t, std::vector<Uid>> gpu_by_link;
+  std::unordered_map<std::pair<std::uint32_t, std::int64_t>, Uid, ThreadLinkHash> by_thread_link;
+};
+
+std::int64_t EventTree::link_of(const std::optional<EventDetail>& d) const {
+  if (!d) return kNoValue;
+  return linking_key_ == LinkingKey::kCorrelation ? d->correlation : d->external_id;
+}
+
+EventTree::GpuLinks EventTree::index_gpu_links(const TraceModel& model) {
   const auto n = static_cast<Uid>(model.event_count());
   // §2.3 linking key: the first runtime event whose name contains "launch".
   linking_key_ = LinkingKey::kExternalId;
@@ -140,19 +151,11 @@ void EventTree::attach_gpu_ops(const TraceModel& model,
       break;
     }
   }
-  const auto link_of = [&](const std::optional<EventDetail>& d) {
-    if (!d) return kNoValue;
-    return linking_key_ == LinkingKey::kCorrelation ? d->correlation : d->external_id;
-  };
-
   // §2.4 indexes.
-  std::vector<Uid> runtime_uids;
-  std::unordered_map<std::int64_t, Uid> flow_start, flow_end;
-  std::unordered_map<std::int64_t, std::vector<Uid>> gpu_by_link;
-  std::unordered_map<std::pair<std::uint32_t, std::int64_t>, Uid, PairHash> by_thread_link;
+  GpuLinks links;
   for (Uid u = 0; u < n; ++u) {
     const Event& e = model.event(u);
-    if (is_runtime_category(e.category)) runtime_uids.push_back(u);
+    if (is_runtime_category(e.category)) links.runtime_uids.push_back(u);
     if (is_gpu_category(e.category)) ++stats_.gpu_ops;
     if (e.category == Category::kAc2g) {
       const auto d = model.detail(u);
@@ -160,20 +163,26 @@ void EventTree::attach_gpu_ops(const TraceModel& model,
         ++stats_.flows_without_id;
         continue;
       }
-      if (e.phase == Phase::kFlowStart) flow_start[d->flow_id] = u;
-      if (e.phase == Phase::kFlowEnd) flow_end[d->flow_id] = u;
+      if (e.phase == Phase::kFlowStart) links.flow_start[d->flow_id] = u;
+      if (e.phase == Phase::kFlowEnd) links.flow_end[d->flow_id] = u;
       continue;
     }
     if ((e.flags & kHasArgs) == 0) continue;
     const std::int64_t link = link_of(model.detail(u));
     if (link == kNoValue) continue;
     if (is_gpu_category(e.category)) {
-      gpu_by_link[link].push_back(u);
-      if (e.thread != kNoIndex) by_thread_link[{e.thread, link}] = u;
+      links.gpu_by_link[link].push_back(u);
+      if (e.thread != kNoIndex) links.by_thread_link[{e.thread, link}] = u;
     }
   }
-  stats_.runtime_calls = runtime_uids.size();
+  stats_.runtime_calls = links.runtime_uids.size();
+  return links;
+}
 
+void EventTree::attach_gpu_ops(const TraceModel& model, const GpuLinks& links,
+                               std::vector<std::pair<Uid, Uid>>& gpu_edges) {
+  const auto n = static_cast<Uid>(model.event_count());
+  const auto& [runtime_uids, flow_start, flow_end, gpu_by_link, by_thread_link] = links;
   // §2.6 attach, in runtime UID order.
   std::vector<Uid> found;
   for (const Uid r : runtime_uids) {
@@ -299,17 +308,26 @@ EventTree EventTree::build(const TraceModel& model, const TreeOptions& options) 
     if (is_gpu_category(model.event(u).category)) t.flags_[u] |= kGpuCategory;
   }
   std::vector<std::pair<Uid, Uid>> host_edges, gpu_edges;
+  // The GPU links' indexes and the forward/backward links read the model only (each writes its
+  // own members and TreeStats fields): built on a second thread while the host tree is
+  // (docs/performance.md, "Big traces"). If the host tree throws, the future's destructor waits.
+  auto model_only = std::async(
+      std::launch::async, [&t, &model, compat = options.time_mode == TimeMode::kTraceLensCompat] {
+        GpuLinks links = t.index_gpu_links(model);
+        if (compat) {
+          t.link_fwd_bwd<CompatTime>(model);
+        } else {
+          t.link_fwd_bwd<ExactTime>(model);
+        }
+        return links;
+      });
   if (options.time_mode == TimeMode::kTraceLensCompat) {
     t.build_host_tree<CompatTime>(model, host_edges);
   } else {
     t.build_host_tree<ExactTime>(model, host_edges);
   }
-  t.attach_gpu_ops(model, gpu_edges);
-  if (options.time_mode == TimeMode::kTraceLensCompat) {
-    t.link_fwd_bwd<CompatTime>(model);
-  } else {
-    t.link_fwd_bwd<ExactTime>(model);
-  }
+  const GpuLinks links = model_only.get();
+  t.attach_gpu_ops(model, links, gpu_edges);
   t.gpu_only_ = model.events_in_category(Category::kCpuOp) == 0 &&
                 model.events_with_cat_string("python_func") == 0;
   if (!options.annotate_op_prefixes.empty() || !options.serving_annotate_op_prefixes.empty()) {

@@ -135,7 +135,12 @@ class EventTree {
   };
   template <typename Time>
   void build_host_tree(const TraceModel& model, std::vector<std::pair<Uid, Uid>>& host_edges);
-  void attach_gpu_ops(const TraceModel& model, std::vector<std::pair<Uid, Uid>>& gpu_edges);
+  // The §2.4 indexes the GPU ops are attached from (event_tree.cpp); they read the model only.
+  struct GpuLinks;
+  GpuLinks index_gpu_links(const TraceModel& model);
+  std::int64_t link_of(const std::optional<EventDetail>& detail) const;
+  void attach_gpu_ops(const TraceModel& model, const GpuLinks& links,
+                      std::vector<std::pair<Uid, Uid>>& gpu_edges);
   void relink_gpu_ops(const TraceModel& model, std::vector<std::pair<Uid, Uid>>& gpu_edges);
   template <typename Time>
   void link_fwd_bwd(const TraceModel& model);
