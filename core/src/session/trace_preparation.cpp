@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "capture_record.hpp"
+#include "locale_caches.hpp"
 #include "loupe/core/trace/pseudo_ops.hpp"
 #include "trace_loading.hpp"
 
@@ -97,6 +98,7 @@ Expected<std::vector<trace::CaptureTrace>> load_captures(const TraceInputs& inpu
 
 Expected<PreparedTrace> prepare_trace(const TraceInputs& inputs, const SessionOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  fill_ctype_tables();  // before any helper thread compiles a std::regex (locale_caches.hpp)
   auto captures = load_captures(inputs, options);
   if (!captures) return captures.error();
   auto loaded = load_trace_file(inputs.trace, options);
