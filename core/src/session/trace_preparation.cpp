@@ -15,8 +15,6 @@
 
 namespace loupe::core::session {
 
-namespace fs = std::filesystem;
-
 namespace {
 
 bool compat_tracelens(const SessionOptions& options) {
