@@ -11,6 +11,7 @@
 
 #include "loupe/core/model/csv_table.hpp"
 #include "loupe/core/model/model.hpp"
+#include "loupe/layout.hpp"
 #include "loupe/text.hpp"
 
 namespace loupe::core {
@@ -399,7 +400,7 @@ std::string decoder_scale(long long d) {
 
 ModelEvidence gather_model_evidence(const Model& model, bool comparative) {
   ModelEvidence e;
-  const std::string dir = comparative ? "perf_report_trace1_csvs/" : "perf_report_csvs/";
+  const std::string dir = layout::trace1_report_dir(comparative);
   const CsvTable* table = model.table(dir + "unified_perf_summary.csv");
   if (table == nullptr) return e;
   return evidence_from_unified_summary(*table);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <future>
 #include <optional>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -155,8 +156,8 @@ Expected<PreparedTrace> prepare_trace(const TraceInputs& inputs, const SessionOp
   for (const auto& note : out.directory.notes) spdlog::warn("{}", note);
   out.views = summaries.get();
   if (!out.views.memory_csv.empty()) {
-    prepare::add_memory_timeline_csv(out.directory, std::move(out.views.memory_csv));
-    out.views.memory_csv.clear();
+    prepare::add_memory_timeline_csv(out.directory, loaded2.has_value(),
+                                     std::exchange(out.views.memory_csv, {}));
   }
   ::malloc_trim(0);  // the preparation's last step's scratch, as between its steps
   // The what-if model (default mode, docs/what-if.md) on the second thread, the tables here.

@@ -18,6 +18,12 @@ inline constexpr const char* kRunRecord = "loupe_run.json";
 inline constexpr const char* kRunFindings = "findings.json";
 inline constexpr const char* kPriorityData = "priority_data.json";
 
+// Trace 1's perf report folder: "perf_report_csvs/", or "perf_report_trace1_csvs/" in a
+// comparative run (trace 2's is "perf_report_trace2_csvs/").
+inline std::string trace1_report_dir(bool comparative) {
+  return comparative ? "perf_report_trace1_csvs/" : "perf_report_csvs/";
+}
+
 inline constexpr const char* kMetricsSuffix = "_metrics.json";
 inline constexpr const char* kFindingsSuffix = "_findings.md";
 

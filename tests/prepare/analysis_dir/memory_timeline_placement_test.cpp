@@ -32,7 +32,7 @@ TEST_CASE("memory_timeline.csv goes right after trace 1's gpu_timeline.csv",
     auto d =
         directory_of({"perf_report_csvs/gpu_timeline.csv", "category_data/multi_kernel_data.json",
                       "category_data/category_manifest.json"});
-    lp::add_memory_timeline_csv(d, "device,ts_ns\ncuda:0,1\n");
+    lp::add_memory_timeline_csv(d, /*comparative=*/false, "device,ts_ns\ncuda:0,1\n");
     CHECK(paths_of(d) == std::vector<std::string>{"perf_report_csvs/gpu_timeline.csv",
                                                   "perf_report_csvs/memory_timeline.csv",
                                                   "category_data/multi_kernel_data.json",
@@ -44,7 +44,7 @@ TEST_CASE("memory_timeline.csv goes right after trace 1's gpu_timeline.csv",
     auto d = directory_of({"perf_report_trace1_csvs/gpu_timeline.csv",
                            "perf_report_trace1_csvs/diff_stats.csv",
                            "perf_report_trace2_csvs/gpu_timeline.csv"});
-    lp::add_memory_timeline_csv(d, "x\n");
+    lp::add_memory_timeline_csv(d, /*comparative=*/true, "x\n");
     CHECK(paths_of(d) == std::vector<std::string>{"perf_report_trace1_csvs/gpu_timeline.csv",
                                                   "perf_report_trace1_csvs/memory_timeline.csv",
                                                   "perf_report_trace1_csvs/diff_stats.csv",
@@ -52,7 +52,7 @@ TEST_CASE("memory_timeline.csv goes right after trace 1's gpu_timeline.csv",
   }
   SECTION("a directory without a GPU timeline is left alone") {
     auto d = directory_of({"category_data/category_manifest.json"});
-    lp::add_memory_timeline_csv(d, "x\n");
+    lp::add_memory_timeline_csv(d, /*comparative=*/false, "x\n");
     CHECK(paths_of(d) == std::vector<std::string>{"category_data/category_manifest.json"});
   }
 }

@@ -51,7 +51,7 @@ class Pipeline {
                          (tree.gpu_only() ? "the first" : "the second") +
                          " trace has GPU events only");
     }
-    const std::string report_dir = comparative() ? "perf_report_trace1_csvs/" : "perf_report_csvs/";
+    const std::string report_dir = layout::trace1_report_dir(comparative());
     if (const std::uint64_t missing = tree.stats().graph_launches_without_kernels; missing > 0) {
       note(std::to_string(missing) +
            " GPU-graph launch(es) (cudaGraphLaunch/hipGraphLaunch) have no replayed kernels in "
@@ -408,15 +408,14 @@ PreparedDirectory prepare_comparative_directory(TraceSide trace1, TraceSide trac
   return Pipeline(trace1.model, trace1.tree, options, &trace2).run();
 }
 
-void add_memory_timeline_csv(PreparedDirectory& prepared, std::string csv) {
-  const auto timeline =
-      std::find_if(prepared.files.begin(), prepared.files.end(),
-                   [](const auto& f) { return f.relative_path.ends_with("/gpu_timeline.csv"); });
+void add_memory_timeline_csv(PreparedDirectory& prepared, bool comparative, std::string csv) {
+  const std::string dir = layout::trace1_report_dir(comparative);
+  const auto timeline = std::find_if(
+      prepared.files.begin(), prepared.files.end(),
+      [&](const PreparedFile& f) { return f.relative_path == dir + "gpu_timeline.csv"; });
   if (timeline == prepared.files.end()) return;
-  const std::string folder =
-      timeline->relative_path.substr(0, timeline->relative_path.rfind('/') + 1);
   prepared.files.insert(std::next(timeline),
-                        PreparedFile{folder + "memory_timeline.csv", std::move(csv), nullptr});
+                        PreparedFile{dir + "memory_timeline.csv", std::move(csv), nullptr});
 }
 
 void write_prepared_directory(const PreparedDirectory& prepared,

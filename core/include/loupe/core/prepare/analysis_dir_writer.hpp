@@ -84,10 +84,11 @@ PreparedDirectory prepare_comparative_directory(TraceSide trace1, TraceSide trac
                                                 const PrepareOptions& options);
 
 // Default mode's perf_report_csvs/memory_timeline.csv (docs/report.md, "Memory"; TraceLens writes
-// no such file): `csv` (trace::memory_timeline_csv) goes into trace 1's report folder, right
-// after its gpu_timeline.csv. The session builds the timeline beside the preparation, with the
-// trace views (trace_views.hpp), so it is built once.
-void add_memory_timeline_csv(PreparedDirectory& prepared, std::string csv);
+// no such file): `csv` (trace::memory_timeline_csv) goes into trace 1's report folder
+// (layout::trace1_report_dir), right after its gpu_timeline.csv; nothing when that file is not
+// there. The session builds the timeline beside the preparation, with the trace views
+// (trace_views.hpp), so it is built once.
+void add_memory_timeline_csv(PreparedDirectory& prepared, bool comparative, std::string csv);
 
 // Writes each file atomically under `output_dir` (the manifest last, so a directory with a
 // manifest is complete). Throws std::runtime_error naming the file that could not be written.
