@@ -251,6 +251,11 @@ inline Json string_array(const std::vector<std::string>& items) {
   for (const auto& item : items) out.push_back(item);
   return out;
 }
+inline Json string_array(const std::vector<std::string_view>& items) {
+  Json out = Json::array();
+  for (const auto item : items) out.push_back(Json(item));
+  return out;
+}
 
 // The number, or null when there is none.
 inline Json number_or_null(const std::optional<double>& v) { return v ? Json(*v) : Json(); }

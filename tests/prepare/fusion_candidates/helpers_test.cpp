@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "candidate.hpp"
@@ -18,10 +19,11 @@ using loupe::core::prepare::strip_module_name;
 
 namespace {
 
-fc::CandidateKernel kernel(std::string name, std::string type = "Unknown") {
+// The kernel's names are views: string literals here, the trace model's strings in a run.
+fc::CandidateKernel kernel(std::string_view name, std::string_view type = "Unknown") {
   fc::CandidateKernel k;
-  k.name = std::move(name);
-  k.type = std::move(type);
+  k.name = name;
+  k.type = type;
   return k;
 }
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -19,15 +20,18 @@ namespace loupe::core::prepare::fusion {
 using trace::Uid;
 
 // One kernel of a candidate. Module-walk kernels use the keys name/type/eligible; sibling
-// kernels use op/kernel_type/kernel_name (§1.2 b).
+// kernels use op/kernel_type/kernel_name (§1.2 b). The names are views of strings that outlive
+// the extraction: the trace model's, the kernel classifier's cache (classify_cached) and the
+// comparative diff table's. A whole-model module holds every kernel of a step, so copies of the
+// names cost tens of MB on a big trace.
 struct CandidateKernel {
-  std::string name;
-  std::string type;
+  std::string_view name;
+  std::string_view type;
   double dur_us = 0.0;
   bool eligible = true;
   Uid gpu_op_uid = trace::kNoUid;
   bool dur_is_int = false;  // Python int (the trace wrote an integer dur)
-  std::string op;           // sibling kernels only: the launching op's name
+  std::string_view op;      // sibling kernels only: the launching op's name
   std::optional<double> data_in_mb;
   std::optional<double> data_out_mb;
 };
@@ -41,8 +45,8 @@ struct Candidate {
   std::int64_t kernel_count = 0;
   std::int64_t eligible_kernel_count = 0;
   std::vector<CandidateKernel> kernels;
-  std::vector<std::string> type_signature;
-  std::vector<std::pair<std::string, std::int64_t>> type_summary;  // first-appearance order
+  std::vector<std::string_view> type_signature;                         // views, as kernels
+  std::vector<std::pair<std::string_view, std::int64_t>> type_summary;  // first-appearance order
   bool has_fused_kernel = false;
   double total_kernel_time_us = 0.0;
   Json input_dims;           // null when the event has no "Input Dims"

@@ -4,12 +4,6 @@
 namespace loupe::core::prepare::fusion {
 namespace {
 
-Json string_array(const std::vector<std::string>& items) {
-  Json out = Json::array();
-  for (const auto& s : items) out.push_back(Json(s));
-  return out;
-}
-
 Json time_json(double us, bool integer) {
   return integer ? Json(static_cast<long long>(us)) : Json(us);
 }

@@ -1,5 +1,6 @@
-// Standalone module walk (spec docs/contracts/fusion.md §2.3): every host event with >= 2 GPU ops becomes a
-// module entry keyed by its stripped name; later instances only add count and kernel time.
+// Standalone module walk (spec docs/contracts/fusion.md §2.3): every host event with >= 2 GPU ops
+// becomes a module entry keyed by its stripped name; later instances only add count and kernel
+// time.
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,7 +18,7 @@ ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& t
   // Per kernel name: its type and eligibility, computed once (a model has far fewer distinct
   // kernel names than kernel launches).
   struct KernelFacts {
-    std::string type;
+    std::string_view type;  // the classifier's cache outlives the walk
     bool eligible = false;
     bool already_fused = false;
   };
@@ -64,7 +65,7 @@ ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& t
     for (const Uid g : gpu) {
       if (model.event(g).category != trace::Category::kKernel) continue;
       CandidateKernel k;
-      k.name = std::string(model.name(g));
+      k.name = model.name(g);
       const KernelFacts& f = facts_of(g);
       k.type = f.type;
       const Duration d = dur(g);

@@ -1,4 +1,5 @@
-// Attention narrowing, kernel-set dedup and data-split enrichment (spec docs/contracts/fusion.md §2.6).
+// Attention narrowing, kernel-set dedup and data-split enrichment (spec docs/contracts/fusion.md
+// §2.6).
 #include "postprocess.hpp"
 
 #include <algorithm>
@@ -11,7 +12,7 @@
 namespace loupe::core::prepare::fusion {
 namespace {
 
-bool has_softmax(const std::string& name) {
+bool has_softmax(std::string_view name) {
   std::string low(name);
   std::transform(low.begin(), low.end(), low.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

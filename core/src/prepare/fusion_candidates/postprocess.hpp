@@ -1,9 +1,10 @@
-// Standalone post-processing with unified_perf_summary.csv (spec docs/contracts/fusion.md §2.6): attention
-// narrowing, kernel-set dedup, data split enrichment.
+// Standalone post-processing with unified_perf_summary.csv (spec docs/contracts/fusion.md §2.6):
+// attention narrowing, kernel-set dedup, data split enrichment.
 #pragma once
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -20,7 +21,7 @@ bool attention_core(const std::vector<CandidateKernel>& kernels, const PerfLooku
 // `candidate_of(item)` gives the Candidate whose kernels and names decide.
 template <class Item, class CandidateOf>
 std::vector<Item> dedup_by_kernel_set(std::vector<Item> items, CandidateOf candidate_of) {
-  std::map<std::vector<std::string>, std::size_t> slot;  // key -> index in kept
+  std::map<std::vector<std::string_view>, std::size_t> slot;  // key -> index in kept
   std::vector<Item> kept;
   const auto score = [](const Candidate& c) {
     return std::make_pair(c.module_name.starts_with("nn.Module:"), c.parent_chain.size());
@@ -28,7 +29,7 @@ std::vector<Item> dedup_by_kernel_set(std::vector<Item> items, CandidateOf candi
   for (auto& item : items) {
     const Candidate& c = candidate_of(item);
     if (c.kernels.empty()) continue;
-    std::vector<std::string> key;
+    std::vector<std::string_view> key;
     key.reserve(c.kernels.size());
     for (const auto& k : c.kernels) key.push_back(k.name);
     const auto it = slot.find(key);

@@ -21,7 +21,7 @@ std::vector<Candidate> sibling_sequences(const trace::TraceModel& model,
     if (model.event(g).category != trace::Category::kKernel) continue;
     CandidateKernel k;
     k.op = ev.name;
-    k.name = std::string(model.name(g));
+    k.name = model.name(g);
     k.type = classify_cached(k.name);
     const Duration d = dur(g);
     k.dur_us = d.us;
