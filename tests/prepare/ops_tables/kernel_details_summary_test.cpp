@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loupe/core/prepare/kernel_details_summary.hpp"
@@ -11,8 +12,9 @@ namespace lp = loupe::core::prepare;
 
 namespace {
 
-lp::KernelDetail kd(std::string name, double dur, bool is_int, std::string stream = "0") {
-  return {std::move(name), {dur, is_int}, std::move(stream)};
+// Names are views: string literals here, the trace model's strings in a run.
+lp::KernelDetail kd(std::string_view name, double dur, bool is_int, std::string stream = "0") {
+  return {name, {dur, is_int}, std::move(stream)};
 }
 
 }  // namespace

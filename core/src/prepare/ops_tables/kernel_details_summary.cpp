@@ -51,7 +51,7 @@ std::vector<KernelDetail> kernel_details_of(const trace::TraceModel& model,
   details.reserve(gpu_ops.size());
   for (const trace::Uid uid : gpu_ops) {
     KernelDetail d;
-    d.name = std::string(model.name(uid));
+    d.name = model.name(uid);
     d.dur = {model.dur_us(uid), model.dur_is_integer(uid)};
     d.stream_repr = stream_repr(model, uid);
     details.push_back(std::move(d));

@@ -2,17 +2,16 @@
 #include "launcher_rows.hpp"
 
 #include "loupe/core/prepare/perf_model.hpp"
-#include "loupe/core/prepare/trace_arg_cache.hpp"
 
 namespace loupe::core::prepare::ops {
 
 namespace {
 
-std::string thread_field(const trace::TraceModel& model, trace::Uid uid,
-                         std::string_view (trace::TraceModel::*field)(std::uint32_t) const) {
+std::string_view thread_field(const trace::TraceModel& model, trace::Uid uid,
+                              std::string_view (trace::TraceModel::*field)(std::uint32_t) const) {
   const std::uint32_t thread = model.event(uid).thread;
   if (thread == trace::kNoIndex) return "Unknown";
-  return std::string((model.*field)(thread));
+  return (model.*field)(thread);
 }
 
 }  // namespace
@@ -20,14 +19,15 @@ std::string thread_field(const trace::TraceModel& model, trace::Uid uid,
 LauncherTable launcher_table(const trace::TraceModel& model,
                              std::span<const KernelLauncher> launchers) {
   LauncherTable table;
-  TraceArgCache args(model);
+  table.args = std::make_unique<TraceArgCache>(model);
+  TraceArgCache& args = *table.args;
   table.rows.reserve(launchers.size());
   table.direct.is_int = true;
   table.subtree.is_int = true;
   for (const KernelLauncher& launcher : launchers) {
     LauncherRow row;
     row.uid = launcher.uid;
-    row.name = std::string(model.name(launcher.uid));
+    row.name = model.name(launcher.uid);
     row.kernel_details = kernel_details_of(model, launcher.direct_ops);
     row.num_kernels = static_cast<std::int64_t>(row.kernel_details.size());
     row.category = perf::op_category(
@@ -39,7 +39,7 @@ LauncherTable launcher_table(const trace::TraceModel& model,
     for (std::size_t i = 0; i < found.size(); ++i) {
       if (found[i] == nullptr) continue;
       // JSON null is None
-      if (const std::string* str = TraceArgCache::python_str(*found[i], true)) row.args[i] = *str;
+      row.args[i] = TraceArgCache::python_str(*found[i], true);
     }
     table.rows.push_back(std::move(row));
     table.direct.values.push_back(launcher.direct_time.value);

@@ -3,30 +3,37 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loupe/core/prepare/kernel_details_summary.hpp"
 #include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/pandas_numerics.hpp"
+#include "loupe/core/prepare/trace_arg_cache.hpp"
 
 namespace loupe::core::prepare::ops {
 
 inline constexpr const char* kArgColumns[] = {"Input Dims", "Input type", "Input Strides",
                                               "Concrete Inputs"};
 
+// A big trace has hundreds of thousands of launchers: the texts are views of the trace model's
+// strings and of the table's args cache, not copies.
 struct LauncherRow {
   trace::Uid uid = trace::kNoUid;
-  std::string name;
-  std::string category;  // `op category`
-  std::string process_name, process_label, thread_name;
-  std::optional<std::string> args[4];  // str() of the tuple-converted arg; nullopt = None
+  std::string_view name;
+  std::string category;  // `op category` (short: no allocation)
+  std::string_view process_name, process_label, thread_name;
+  // str() of the tuple-converted arg, owned by LauncherTable::args; nullptr = None.
+  const std::string* args[4] = {};
   std::int64_t num_kernels = 0;
   std::vector<KernelDetail> kernel_details;
 };
 
+// Valid while the trace model is.
 struct LauncherTable {
+  std::unique_ptr<TraceArgCache> args;  // owns the rows' arg texts
   std::vector<LauncherRow> rows;
   NumericColumn direct;   // total_direct_kernel_time
   NumericColumn subtree;  // total_subtree_kernel_time

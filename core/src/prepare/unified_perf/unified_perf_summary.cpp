@@ -42,8 +42,9 @@ std::string unified_perf_summary_csv(const trace::TraceModel& model, const trace
                                      std::span<const KernelLauncher> launchers,
                                      std::span<const unified::CollectedEvent> collected,
                                      std::vector<OpGroupKernels>* groups, bool loupe_models) {
+  TraceArgCache args(model);  // owns the rows' args texts
   const auto rows =
-      unified::build_unified_rows(model, tree, launchers, collected, arch, loupe_models);
+      unified::build_unified_rows(args, tree, launchers, collected, arch, loupe_models);
   if (groups != nullptr) *groups = unified::group_kernels(rows);
   unified::CallStackFn call_stacks;
   if (tree.options().add_python_func) {  // TraceLens's --include_call_stack

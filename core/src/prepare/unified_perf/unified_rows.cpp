@@ -35,7 +35,7 @@ void fill_identity(TraceArgCache& args, UnifiedRow& row) {
   const auto found = args.find(row.source, kTraceArgKeys);
   for (std::size_t i = 0; i < found.size(); ++i) {
     if (found[i] == nullptr) continue;
-    if (const std::string* str = TraceArgCache::python_str(*found[i], true)) row.args[i] = *str;
+    row.args[i] = TraceArgCache::python_str(*found[i], true);
   }
   row.has_duration = (e.flags & trace::kHasDur) != 0;
   if (row.has_duration) {
@@ -66,11 +66,11 @@ void apply_metrics(const perf::ModelResult& result, std::string params_repr, con
   row.pct_roofline = m.pct_roofline;
 }
 
-std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
-                                           const trace::EventTree& tree,
+std::vector<UnifiedRow> build_unified_rows(TraceArgCache& args, const trace::EventTree& tree,
                                            std::span<const KernelLauncher> launchers,
                                            std::span<const CollectedEvent> collected,
                                            const perf::Arch* arch, bool loupe_models) {
+  const trace::TraceModel& model = args.model();
   // The categorizer reads the first entry of an op's kernel_details, which at this point of
   // TraceLens's pipeline are the kernels it launched directly (launcher table, §3.3); ops that
   // launch nothing directly have none. (resnet: max_pool2d_with_indices_backward is "other"
@@ -80,7 +80,6 @@ std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
     if (!launcher.direct_ops.empty())
       first_direct_kernel[launcher.uid] = launcher.direct_ops.front();
   }
-  TraceArgCache args(model);
   PerfModelCache models(args);
   std::vector<UnifiedRow> rows;
   rows.reserve(collected.size());

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collect_events.hpp"
@@ -13,15 +14,22 @@
 #include "loupe/core/prepare/kernel_details_summary.hpp"
 #include "loupe/core/prepare/ops_tables.hpp"
 #include "loupe/core/prepare/perf_model.hpp"
+#include "loupe/core/prepare/trace_arg_cache.hpp"
 
 namespace loupe::core::prepare::unified {
 
+// One per collected event (hundreds of thousands on a big trace): the texts are views, of the
+// collected event's name, of the trace model's thread names and of the args cache's str()
+// values, not copies.
 struct UnifiedRow {
   trace::Uid source = trace::kNoUid;  // the event, or the node a synthetic row copies
   std::int64_t uid = 0;               // the UID column (fresh for synthetic rows)
   bool synthetic = false;
-  std::string name, category, process_name, process_label, thread_name;
-  std::optional<std::string> args[4];  // str() of Input Dims/type/Strides/Concrete Inputs
+  std::string_view name;
+  std::string category;  // short: no allocation
+  std::string_view process_name, process_label, thread_name;
+  // str() of Input Dims/type/Strides/Concrete Inputs, owned by the args cache; nullptr = None.
+  const std::string* args[4] = {};
   PandasNumber duration_us;            // the op's CPU duration
   bool has_duration = true;            // false for an op without one (a pseudo op above a launch)
   std::vector<trace::Uid> gpu_events;  // §2.6 order
@@ -36,9 +44,9 @@ struct UnifiedRow {
 };
 
 // Rows in collection order; rows whose model raises "not implemented" are dropped (§3.6.2).
-// `loupe_models` (default mode) adds Loupe's models beyond TraceLens (moe_rows.hpp).
-std::vector<UnifiedRow> build_unified_rows(const trace::TraceModel& model,
-                                           const trace::EventTree& tree,
+// `loupe_models` (default mode) adds Loupe's models beyond TraceLens (moe_rows.hpp). The rows
+// are valid while `args` (with its trace model) and `collected` are.
+std::vector<UnifiedRow> build_unified_rows(TraceArgCache& args, const trace::EventTree& tree,
                                            std::span<const KernelLauncher> launchers,
                                            std::span<const CollectedEvent> collected,
                                            const perf::Arch* arch, bool loupe_models = false);

@@ -1,10 +1,13 @@
 #include "unified_summary.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <numeric>
+#include <string_view>
 #include <unordered_map>
 
 #include "comparison_columns.hpp"
@@ -16,16 +19,31 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string group_key(const UnifiedRow& row) {
-  const auto parts = {&row.name, &row.category, &row.process_name, &row.process_label,
-                      &row.thread_name};
-  std::size_t size = parts.size() + std::size(row.args);  // the separators
-  for (const std::string* part : parts) size += part->size();
-  for (const auto& arg : row.args) size += arg ? arg->size() : 4;
-  std::string key;
-  key.reserve(size);  // one allocation: the unified summary builds a key per row, twice
-  for (const std::string* part : parts) key.append(*part).push_back('\x1f');
-  for (const auto& arg : row.args) key.append(arg ? *arg : "None").push_back('\x1f');
+// What the summary groups on: the str() of (name, category, process and thread names, args),
+// "None" for a missing arg. Views of the row's texts.
+struct GroupKey {
+  std::array<std::string_view, 9> texts;
+  bool operator==(const GroupKey&) const = default;
+};
+
+struct GroupKeyHash {
+  std::size_t operator()(const GroupKey& key) const {
+    std::size_t h = 0;
+    for (const std::string_view text : key.texts) {
+      h = (h ^ std::hash<std::string_view>()(text)) * 1099511628211ULL;
+    }
+    return h;
+  }
+};
+
+GroupKey group_key(const UnifiedRow& row) {
+  GroupKey key;
+  key.texts = {row.name,        row.category, row.process_name, row.process_label,
+               row.thread_name, "None",       "None",           "None",
+               "None"};
+  for (std::size_t i = 0; i < std::size(row.args); ++i) {
+    if (row.args[i] != nullptr) key.texts[5 + i] = *row.args[i];
+  }
   return key;
 }
 
@@ -157,7 +175,7 @@ CsvValue number_or_empty(const PandasNumber& n) {
 
 std::vector<OpGroupKernels> group_kernels(const std::vector<UnifiedRow>& rows) {
   std::vector<OpGroupKernels> groups;
-  std::unordered_map<std::string, std::size_t> index;  // looked up only: groups keep their order
+  std::unordered_map<GroupKey, std::size_t, GroupKeyHash> index;  // groups keep their order
   for (const UnifiedRow& row : rows) {
     const auto [it, inserted] = index.emplace(group_key(row), groups.size());
     if (inserted) groups.push_back({row.uid, {}});
@@ -172,7 +190,7 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
   // Groups in first-appearance order.
   std::vector<Group> groups;
   std::vector<std::size_t> row_group(rows.size());
-  std::unordered_map<std::string, std::size_t> index;  // looked up only
+  std::unordered_map<GroupKey, std::size_t, GroupKeyHash> index;  // looked up only
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const auto [it, inserted] = index.emplace(group_key(rows[r]), groups.size());
     if (inserted) groups.emplace_back();
@@ -248,9 +266,10 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
     out.kernel_sum = kt.sum;
     out.ex_uid = first.uid;
     auto& c = out.cells;
-    for (const std::string* text : {&first.name, &first.category, &first.process_name,
-                                    &first.process_label, &first.thread_name}) {
-      c.push_back(CsvValue::text(*text));
+    for (const std::string_view text :
+         {first.name, std::string_view(first.category), first.process_name, first.process_label,
+          first.thread_name}) {
+      c.push_back(CsvValue::text(std::string(text)));
     }
     for (const auto& arg : first.args) c.push_back(arg ? CsvValue::text(*arg) : CsvValue::empty());
     c.push_back(CsvValue::integer(first.uid));

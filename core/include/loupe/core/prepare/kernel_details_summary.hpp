@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loupe/core/prepare/gpu_intervals.hpp"  // PandasNumber
@@ -14,9 +15,10 @@
 
 namespace loupe::core::prepare {
 
-// One `kernel_details` entry: {'name', 'dur', 'stream'}.
+// One `kernel_details` entry: {'name', 'dur', 'stream'}. The name is a view of the trace
+// model's string (every kernel launch has one, in three tables): valid while the model is.
 struct KernelDetail {
-  std::string name;
+  std::string_view name;
   PandasNumber dur;
   std::string stream_repr;  // repr of args.stream ("0", "None" when absent)
 };
@@ -28,7 +30,7 @@ std::vector<KernelDetail> kernel_details_of(const trace::TraceModel& model,
 // One summary entry: template name / stream plus numpy statistics of the durations seen at
 // that position. Int-typed durations keep int total / min / max (numpy int64 array).
 struct KernelStats {
-  std::string name;
+  std::string_view name;  // the template row's KernelDetail::name
   std::string stream_repr;
   std::size_t count = 0;
   PandasNumber total, min, max;
