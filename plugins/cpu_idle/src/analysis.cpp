@@ -29,7 +29,7 @@ Json not_evaluated() {
 Json trace_kernel_analysis(const std::vector<GpuOp>& ops) {
   long long kernels = 0, short_kernels = 0;
   std::int64_t kernel_ns = 0;
-  std::map<std::string, long long> by_kind;
+  std::map<std::string_view, long long> by_kind;
   for (const auto& op : ops) {
     ++by_kind[op.kind];
     if (op.kind != "kernel") continue;

@@ -15,7 +15,7 @@ constexpr size_t kNameWidth = 60;
 
 // A name from the trace as one table cell or inside inline code: the SDK's cell rules, no
 // backticks, shortened.
-std::string cell_name(const std::string& name) {
+std::string cell_name(std::string_view name) {
   std::string out = fd::table_cell(name, kNameWidth);
   std::replace(out.begin(), out.end(), '`', '\'');
   return out.empty() ? std::string("(none)") : out;
@@ -24,9 +24,9 @@ std::string cell_name(const std::string& name) {
 // Where a host stack points in the user's code: the innermost Python source frame outside
 // PyTorch (file name without its directory) and the innermost op, e.g. "cuda_graph_runner.py(276):
 // populate_from_forward_batch > aten::copy_"; the last `depth` entries when there is no frame.
-std::string short_stack(const std::string& stack, size_t depth = 3) {
+std::string short_stack(std::string_view stack, size_t depth = 3) {
   if (stack.empty()) return "no host stack";
-  std::vector<std::string> parts;
+  std::vector<std::string_view> parts;
   size_t at = 0;
   while (true) {
     const size_t next = stack.find(" > ", at);
@@ -46,7 +46,7 @@ std::string short_stack(const std::string& stack, size_t depth = 3) {
   }
   if (pick) {
     const size_t i = *pick;
-    std::string frame = parts[i];
+    std::string frame(parts[i]);
     if (const size_t slash = frame.rfind('/', frame.find(".py(")); slash != std::string::npos) {
       frame.erase(0, slash + 1);
     }

@@ -46,8 +46,8 @@ bool blocks(HostCallKind kind) {
          kind == HostCallKind::ScalarRead;
 }
 
-bool graph_launch(const std::string& launcher) {
-  return launcher.find("GraphLaunch") != std::string::npos;
+bool graph_launch(std::string_view launcher) {
+  return launcher.find("GraphLaunch") != std::string_view::npos;
 }
 
 // The host events of one thread ("" = every thread): blocking calls (sorted by start, and
@@ -64,7 +64,7 @@ class HostIndex {
  public:
   explicit HostIndex(const std::vector<HostCall>& calls) : calls_(calls) {}
 
-  const HostIntervals& for_thread(const std::string& tid) {
+  const HostIntervals& for_thread(std::string_view tid) {
     auto it = cache_.find(tid);
     if (it != cache_.end()) return it->second;
     HostIntervals h;
@@ -94,7 +94,7 @@ class HostIndex {
 
  private:
   const std::vector<HostCall>& calls_;
-  std::map<std::string, HostIntervals> cache_;
+  std::map<std::string_view, HostIntervals> cache_;  // views of the calls' tids
 };
 
 // DataLoader time of [lo, hi) that no blocking call already covers.
@@ -133,7 +133,7 @@ const HostCall* largest_blocking(const HostIntervals& h, std::int64_t lo, std::i
 
 void split_gap(Gap& g, HostIndex& index) {
   const GpuOp& next = *g.after;
-  const std::string tid = next.launch ? next.launch->tid : std::string();
+  const std::string_view tid = next.launch ? next.launch->tid : std::string_view();
   const HostIntervals& host = index.for_thread(tid);
   const std::int64_t s = g.start_ns, e = g.end_ns;
   if (!next.launch) {
@@ -241,13 +241,13 @@ Breakdown attribute_idle(std::vector<GpuOp> ops, std::vector<HostCall> calls) {
   Breakdown out;
   out.ops = std::move(ops);
   out.calls = std::move(calls);
-  std::map<std::string, std::vector<const GpuOp*>> by_device;
+  std::map<std::string_view, std::vector<const GpuOp*>> by_device;
   for (const auto& op : out.ops) {
     by_device[op.device].push_back(&op);
     if (op.launch) ++(graph_launch(op.launch->name) ? out.graph_launches : out.eager_launches);
   }
   HostIndex index(out.calls);
-  std::map<std::pair<std::string, std::string>, SyncSource> sources;
+  std::map<std::pair<std::string_view, std::string_view>, SyncSource> sources;
   for (auto& [device, list] : by_device) {
     std::stable_sort(list.begin(), list.end(),
                      [](const GpuOp* x, const GpuOp* y) { return x->start_ns < y->start_ns; });

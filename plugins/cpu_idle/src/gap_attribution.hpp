@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace loupe::cpu_idle {
@@ -29,23 +30,26 @@ inline constexpr std::int64_t kLaunchLatencyNs = 20'000;  // 20 µs
 // switch between back-to-back ops (graph replays, queued eager kernels), not a dependency.
 inline constexpr std::int64_t kDeviceSwitchMaxGapNs = 10'000;  // 10 µs
 
+// The texts of Launch, GpuOp and HostCall are views of the cells of the table they were read from
+// (trace_inputs.hpp): the host's table, valid until analyze() returns. A big trace has a GpuOp per
+// GPU op, and copies of their names and stacks were most of the reading time.
 struct Launch {
   std::int64_t ts_ns = 0;
   std::int64_t dur_ns = 0;
-  std::string tid;   // host thread of the runtime call
-  std::string name;  // the runtime call (cudaLaunchKernel, hipGraphLaunch, ...)
+  std::string_view tid;   // host thread of the runtime call
+  std::string_view name;  // the runtime call (cudaLaunchKernel, hipGraphLaunch, ...)
 };
 
 struct GpuOp {
-  std::string device;
-  std::string name;
-  std::string kind;  // kernel | memcpy | memset | communication
-  std::string memcpy_direction;
+  std::string_view device;
+  std::string_view name;
+  std::string_view kind;  // kernel | memcpy | memset | communication
+  std::string_view memcpy_direction;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   std::optional<Launch> launch;  // nullopt: no host launch found
-  std::string op_name;           // nearest cpu_op above the launch
-  std::string op_stack;          // host stack above the launch, outermost first
+  std::string_view op_name;      // nearest cpu_op above the launch
+  std::string_view op_stack;     // host stack above the launch, outermost first
 };
 
 // StreamWait (cuda/hipStreamWaitEvent) does not block the host: it makes the stream wait, so it
@@ -54,12 +58,12 @@ enum class HostCallKind { Sync, SyncCopy, ScalarRead, DataLoader, StreamWait };
 
 struct HostCall {
   HostCallKind kind = HostCallKind::Sync;
-  std::string name;
-  std::string tid;
+  std::string_view name;
+  std::string_view tid;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
-  std::string op_name;
-  std::string op_stack;
+  std::string_view op_name;
+  std::string_view op_stack;
 };
 
 enum class IdleCause { LaunchBound, Synchronization, Other };

@@ -25,7 +25,7 @@ QueueEvidence queue_evidence(const Breakdown& b) {
     std::int64_t first = 0, last = 0;
     bool any = false;
   };
-  std::map<std::string, Device> devices;
+  std::map<std::string_view, Device> devices;
   QueueEvidence q;
   for (const GpuOp& op : b.ops) {
     Device& d = devices[op.device];

@@ -60,7 +60,7 @@ bool read_ops(const TableSource& t, TraceInputs& in) {
     in.problem = std::string(kGpuEventsView) + ": no column '" + c.missing + "'";
     return false;
   }
-  const auto text = [&](size_t r, int column) { return std::string(t.cell(r, c.index[column])); };
+  const auto text = [&](size_t r, int column) { return t.cell(r, c.index[column]); };
   const size_t rows = t.row_count();
   for (size_t r = 0; r < rows; ++r) {
     const auto ts = integer(t.cell(r, c.index[kTs]));
@@ -92,7 +92,7 @@ bool read_calls(const TableSource& t, TraceInputs& in) {
     in.problem = std::string(kHostCallsView) + ": no column '" + c.missing + "'";
     return false;
   }
-  const auto text = [&](size_t r, int column) { return std::string(t.cell(r, c.index[column])); };
+  const auto text = [&](size_t r, int column) { return t.cell(r, c.index[column]); };
   const size_t rows = t.row_count();
   for (size_t r = 0; r < rows; ++r) {
     const auto kind = call_kind(t.cell(r, c.index[kKind]));

@@ -69,6 +69,7 @@ struct TraceInputs {
 void keep_window(TraceInputs& in);
 
 // `gpu_events` null: no raw trace. `host_calls` null: no host-call view (no sync attribution).
+// The ops and calls view the tables' cells: the tables must outlive them.
 TraceInputs read_trace_inputs(const TableSource* gpu_events, const TableSource* host_calls);
 
 }  // namespace loupe::cpu_idle

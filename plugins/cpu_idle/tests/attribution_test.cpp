@@ -3,6 +3,7 @@
 // the real trace views (core/src/prepare/trace_views).
 #include <catch2/catch.hpp>
 
+#include <deque>
 #include <string>
 
 #include "analysis.hpp"
@@ -40,8 +41,11 @@ ci::TraceInputs inputs_of(const std::string& trace) {
   REQUIRE_FALSE(loaded.error.has_value());
   const auto tree = lt::EventTree::build(loaded.model);
   const auto views = lp::build_trace_views(loaded.model, tree);
-  const ci::TextTable gpu = text_table(*views.gpu_events);
-  const ci::TextTable calls = text_table(*views.host_calls);
+  // The inputs view the tables' cells, as the plugin's view the host's tables during analyze():
+  // here the tables live until the test program ends.
+  static std::deque<ci::TextTable> tables;
+  const ci::TextTable& gpu = tables.emplace_back(text_table(*views.gpu_events));
+  const ci::TextTable& calls = tables.emplace_back(text_table(*views.host_calls));
   return ci::read_trace_inputs(&gpu, &calls);
 }
 
