@@ -4,6 +4,8 @@
 #include <cctype>
 #include <future>
 
+#include "stable_sort_runs.hpp"
+
 namespace loupe::core::trace {
 
 namespace {
@@ -63,9 +65,8 @@ void EventTree::build_host_tree(const TraceModel& model,
     }
     hosts.push_back(Host{Time::start(model, u), Time::end(model, u), u});
   }
-  // (ts, UID): a stable sort by ts of UID-ordered events. Nearly sorted per thread in practice.
-  std::stable_sort(hosts.begin(), hosts.end(),
-                   [](const Host& a, const Host& b) { return a.start < b.start; });
+  // (ts, UID): a stable sort by ts of UID-ordered events, which come in a few runs (threads).
+  stable_sort_runs(hosts, [](const Host& a, const Host& b) { return a.start < b.start; });
   stats_.host_events = hosts.size();
 
   struct ThreadState {
