@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <iterator>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -29,29 +30,31 @@ void stable_sort_runs(std::vector<T>& items, Less less, std::size_t max_runs = 2
   }
   bounds.push_back(n);
   if (bounds.size() <= 2) return;  // one run: already sorted
-  std::vector<T> buffer(n);
+  // Merges go from `from` to `to` and back; the scratch is not initialized (for trivial types:
+  // no pass that zeroes it).
+  const auto scratch = std::make_unique_for_overwrite<T[]>(n);
+  T* from = items.data();
+  T* to = scratch.get();
   while (bounds.size() > 2) {
     std::vector<std::size_t> merged = {0};
     std::size_t k = 0;
     // std::merge takes the first range's item first among equal ones: adjacent runs merged
     // left to right keep the original order of equal items.
     for (; k + 2 < bounds.size(); k += 2) {
-      const auto first = items.begin();
-      std::merge(std::make_move_iterator(first + static_cast<std::ptrdiff_t>(bounds[k])),
-                 std::make_move_iterator(first + static_cast<std::ptrdiff_t>(bounds[k + 1])),
-                 std::make_move_iterator(first + static_cast<std::ptrdiff_t>(bounds[k + 1])),
-                 std::make_move_iterator(first + static_cast<std::ptrdiff_t>(bounds[k + 2])),
-                 buffer.begin() + static_cast<std::ptrdiff_t>(bounds[k]), less);
+      std::merge(std::make_move_iterator(from + bounds[k]),
+                 std::make_move_iterator(from + bounds[k + 1]),
+                 std::make_move_iterator(from + bounds[k + 1]),
+                 std::make_move_iterator(from + bounds[k + 2]), to + bounds[k], less);
       merged.push_back(bounds[k + 2]);
     }
     if (k + 1 < bounds.size()) {  // an odd run left: carried over as it is
-      std::move(items.begin() + static_cast<std::ptrdiff_t>(bounds[k]), items.end(),
-                buffer.begin() + static_cast<std::ptrdiff_t>(bounds[k]));
+      std::move(from + bounds[k], from + n, to + bounds[k]);
       if (merged.back() != n) merged.push_back(n);
     }
-    items.swap(buffer);
+    std::swap(from, to);
     bounds = std::move(merged);
   }
+  if (from != items.data()) std::move(from, from + n, items.data());
 }
 
 }  // namespace loupe::core::trace
