@@ -80,7 +80,7 @@ bool read_ops(const TableSource& t, TraceInputs& in) {
     }
     op.op_name = text(r, kOpName);
     op.op_stack = text(r, kOpStack);
-    in.ops.push_back(std::move(op));
+    in.ops.push_back(op);
   }
   return true;
 }
@@ -107,7 +107,7 @@ bool read_calls(const TableSource& t, TraceInputs& in) {
     call.end_ns = *ts + *dur;
     call.op_name = text(r, kOpName);
     call.op_stack = text(r, kOpStack);
-    in.calls.push_back(std::move(call));
+    in.calls.push_back(call);
   }
   return true;
 }

@@ -74,7 +74,7 @@ ModuleWalk module_walk(const trace::TraceModel& model, const trace::EventTree& t
       k.eligible = f.eligible;
       has_fused = has_fused || f.already_fused;
       k.gpu_op_uid = g;
-      entry.kernels.push_back(std::move(k));
+      entry.kernels.push_back(k);
     }
     if (entry.kernels.size() < 2) continue;
 

@@ -29,7 +29,7 @@ std::vector<Candidate> sibling_sequences(const trace::TraceModel& model,
     k.gpu_op_uid = g;
     auto [it, inserted] = group_index.emplace(ev.parent, groups.size());
     if (inserted) groups.emplace_back(ev.parent, std::vector<CandidateKernel>{});
-    groups[it->second].second.push_back(std::move(k));
+    groups[it->second].second.push_back(k);
   }
 
   std::vector<Candidate> out;
