@@ -2,13 +2,11 @@
 // in first-appearance order), aggregated with pandas' groupby kernels, sorted by
 // (direct-time sum desc, ex_UID asc), with kernel summaries and percentage columns.
 #include <algorithm>
-#include <array>
-#include <functional>
-#include <string_view>
 #include <unordered_map>
 
 #include "launcher_rows.hpp"
 #include "loupe/core/prepare/pandas_csv.hpp"
+#include "op_group_key.hpp"
 
 namespace loupe::core::prepare::ops {
 
@@ -16,32 +14,8 @@ namespace {
 
 constexpr const char* kStatSuffixes[] = {"mean", "median", "std", "min", "max", "sum"};
 
-// The str() of the columns pandas groups on: the row's texts, "None" for a missing arg, and the
-// kernel count when it is a grouping column. Views of the rows' texts.
-struct GroupKey {
-  std::array<std::string_view, 9> texts;
-  std::int64_t num_kernels = -1;  // -1: not grouped on
-  bool operator==(const GroupKey&) const = default;
-};
-
-struct GroupKeyHash {
-  std::size_t operator()(const GroupKey& key) const {
-    std::size_t h = std::hash<std::int64_t>()(key.num_kernels);
-    for (const std::string_view text : key.texts) {
-      h = (h ^ std::hash<std::string_view>()(text)) * 1099511628211ULL;
-    }
-    return h;
-  }
-};
-
-GroupKey grouping_key(const LauncherRow& row, bool with_num_kernels) {
-  GroupKey key;
-  key.texts = {row.name,        row.category, row.process_name, row.process_label,
-               row.thread_name, "None",       "None",           "None",
-               "None"};
-  for (std::size_t i = 0; i < std::size(row.args); ++i) {
-    if (row.args[i] != nullptr) key.texts[5 + i] = *row.args[i];
-  }
+OpGroupKey grouping_key(const LauncherRow& row, bool with_num_kernels) {
+  OpGroupKey key = op_group_key(row);
   if (with_num_kernels) key.num_kernels = row.num_kernels;
   return key;
 }
@@ -125,7 +99,7 @@ std::vector<std::string> header(bool with_num_kernels) {
 
 std::string ops_unique_args_csv(const LauncherTable& table, bool group_by_num_kernels) {
   // groupby(..., sort=False): groups in order of first appearance.
-  std::unordered_map<GroupKey, std::size_t, GroupKeyHash> group_of;
+  std::unordered_map<OpGroupKey, std::size_t, OpGroupKeyHash> group_of;
   std::vector<std::vector<std::size_t>> groups;
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     const auto [it, inserted] =

@@ -1,9 +1,7 @@
 #include "unified_summary.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <functional>
 #include <iterator>
 #include <limits>
 #include <numeric>
@@ -13,39 +11,12 @@
 #include "comparison_columns.hpp"
 #include "loupe/core/prepare/pandas_csv.hpp"
 #include "loupe/core/prepare/pandas_numerics.hpp"
+#include "op_group_key.hpp"
 
 namespace loupe::core::prepare::unified {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// What the summary groups on: the str() of (name, category, process and thread names, args),
-// "None" for a missing arg. Views of the row's texts.
-struct GroupKey {
-  std::array<std::string_view, 9> texts;
-  bool operator==(const GroupKey&) const = default;
-};
-
-struct GroupKeyHash {
-  std::size_t operator()(const GroupKey& key) const {
-    std::size_t h = 0;
-    for (const std::string_view text : key.texts) {
-      h = (h ^ std::hash<std::string_view>()(text)) * 1099511628211ULL;
-    }
-    return h;
-  }
-};
-
-GroupKey group_key(const UnifiedRow& row) {
-  GroupKey key;
-  key.texts = {row.name,        row.category, row.process_name, row.process_label,
-               row.thread_name, "None",       "None",           "None",
-               "None"};
-  for (std::size_t i = 0; i < std::size(row.args); ++i) {
-    if (row.args[i] != nullptr) key.texts[5 + i] = *row.args[i];
-  }
-  return key;
-}
 
 // A float column's values over a group with NaN dropped (pandas skipna).
 std::vector<double> present(const std::vector<double>& values) {
@@ -175,9 +146,9 @@ CsvValue number_or_empty(const PandasNumber& n) {
 
 std::vector<OpGroupKernels> group_kernels(const std::vector<UnifiedRow>& rows) {
   std::vector<OpGroupKernels> groups;
-  std::unordered_map<GroupKey, std::size_t, GroupKeyHash> index;  // groups keep their order
+  std::unordered_map<OpGroupKey, std::size_t, OpGroupKeyHash> index;  // groups keep their order
   for (const UnifiedRow& row : rows) {
-    const auto [it, inserted] = index.emplace(group_key(row), groups.size());
+    const auto [it, inserted] = index.emplace(op_group_key(row), groups.size());
     if (inserted) groups.push_back({row.uid, {}});
     auto& kernels = groups[it->second].kernels;
     kernels.insert(kernels.end(), row.gpu_events.begin(), row.gpu_events.end());
@@ -190,9 +161,9 @@ std::string unified_summary_csv(const std::vector<UnifiedRow>& rows, bool with_r
   // Groups in first-appearance order.
   std::vector<Group> groups;
   std::vector<std::size_t> row_group(rows.size());
-  std::unordered_map<GroupKey, std::size_t, GroupKeyHash> index;  // looked up only
+  std::unordered_map<OpGroupKey, std::size_t, OpGroupKeyHash> index;  // looked up only
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    const auto [it, inserted] = index.emplace(group_key(rows[r]), groups.size());
+    const auto [it, inserted] = index.emplace(op_group_key(rows[r]), groups.size());
     if (inserted) groups.emplace_back();
     groups[it->second].rows.push_back(r);
     row_group[r] = it->second;
